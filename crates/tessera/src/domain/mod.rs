@@ -1,0 +1,1 @@
+//! Iteration domains: nvFuser's IterDomains transformed by split, merge, resize and swizzle.
