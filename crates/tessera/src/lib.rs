@@ -20,4 +20,5 @@ pub mod layout;
 pub mod notation;
 pub mod obligation;
 
+pub use layout::Layout;
 pub use obligation::{Error, Result};

@@ -1,1 +1,254 @@
-//! algebra
+//! The layout algebra: one file per operation, named as CuTe names it.
+//!
+//! Results are exactly CuTe C++'s (all-static integers) wherever CuTe's result is correct; where
+//! no correct result exists, or CuTe's is wrong, the operation returns a typed [`Error`] naming
+//! the obligation. See `docs/differences.md` for every deliberate difference.
+
+pub mod coalesce;
+pub mod complement;
+pub mod composition;
+pub mod divide;
+pub mod inverse;
+pub mod product;
+
+pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
+pub use complement::{complement, complement1, complement_default};
+pub use composition::{composition, composition_tiler};
+pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
+pub use inverse::{
+    left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse,
+};
+pub use product::{
+    blocked_product, flat_product, logical_product, make_ordered_layout, raked_product,
+    tile_to_shape, tiled_product, zipped_product,
+};
+
+use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
+use crate::obligation::{arith, Error, Result};
+
+/// A tiler: what divides and products (and composition) accept as their second argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tiler {
+    /// A layout, used as a 1-D function.
+    Layout(Layout),
+    /// An integer `n`, meaning the layout `n:1`.
+    Int(i64),
+    /// `_`: leave this mode alone.
+    Under,
+    /// A tuple of tilers, applied mode by mode.
+    Tuple(Vec<Tiler>),
+}
+
+impl Tiler {
+    /// The layout for a leaf tiler (`n` becomes CuTe's `make_layout(n)`: `n:1`, or `1:0`).
+    fn as_layout(&self) -> Result<Option<Layout>> {
+        Ok(match self {
+            Tiler::Layout(l) => Some(l.clone()),
+            Tiler::Int(n) => Some(Layout::mode(*n, if *n == 1 { 0 } else { 1 })?),
+            _ => None,
+        })
+    }
+}
+
+/// Applies a layout-by-layout operation mode by mode along a tiler (CuTe's `transform_layout`
+/// for divides and products): modes of `a` past a tuple tiler are kept unchanged.
+pub(crate) fn by_mode(
+    a: &Layout,
+    tiler: &Tiler,
+    op: &'static str,
+    f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+) -> Result<Layout> {
+    match tiler {
+        Tiler::Under => Ok(a.clone()),
+        Tiler::Tuple(ts) => {
+            if ts.len() > a.rank() {
+                return Err(Error::TooManyModes {
+                    op,
+                    tiler: ts.len(),
+                    layout: a.rank(),
+                });
+            }
+            let mut parts = Vec::with_capacity(a.rank());
+            for (i, m) in a.modes().enumerate() {
+                parts.push(match ts.get(i) {
+                    Some(t) => by_mode(&m, t, op, f)?,
+                    None => m,
+                });
+            }
+            Ok(Layout::concat(parts.iter()))
+        }
+        leaf => {
+            let b = leaf.as_layout()?.expect("leaf tiler");
+            f(a, &b)
+        }
+    }
+}
+
+/// CuTe's `zip2_by` guided by a tiler: gathers the rank-2 modes found at the tiler's terminals
+/// into `((firsts…), (seconds…, untouched modes…))`. A `_` terminal contributes the tile `1:0`
+/// and keeps its mode as the rest (pycute's behaviour; CuTe C++ does not compile it).
+fn zip2_by(t: TreeRef<'_, Mode>, g: &Tiler) -> Result<(Tree<Mode>, Tree<Mode>)> {
+    match g {
+        Tiler::Tuple(gs) => {
+            if t.is_leaf() || t.rank() < gs.len() {
+                return Err(Error::RankMismatch {
+                    op: "zip2_by",
+                    detail: format!("mode of rank {} for a tiler of rank {}", t.rank(), gs.len()),
+                });
+            }
+            let (mut first, mut second) = (Builder::new(), Builder::new());
+            first.open();
+            second.open();
+            for (i, m) in t.modes().enumerate() {
+                match gs.get(i) {
+                    Some(gi) => {
+                        let (a, b) = zip2_by(m, gi)?;
+                        first.push(a.as_ref());
+                        second.push(b.as_ref());
+                    }
+                    None => second.push(m),
+                }
+            }
+            Ok((first.finish(), second.finish()))
+        }
+        Tiler::Under => Ok((Tree::leaf(Mode::new(1, 0)), t.to_owned())),
+        _ => {
+            if t.is_leaf() || t.rank() != 2 {
+                return Err(Error::RankMismatch {
+                    op: "zip2_by",
+                    detail: format!("expected a rank-2 (tile, rest) mode, found rank {}", t.rank()),
+                });
+            }
+            let mut ms = t.modes();
+            let a = ms.next().expect("rank 2").to_owned();
+            let b = ms.next().expect("rank 2").to_owned();
+            Ok((a, b))
+        }
+    }
+}
+
+/// CuTe's `tile_unzip`: a tuple tiler regroups a divide/product result as `(tiles, rests)`; a
+/// layout tiler leaves it as it is.
+pub(crate) fn tile_unzip(l: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Tuple(_) => {
+            let (a, b) = zip2_by(l.tree(), tiler)?;
+            Ok(Layout::from_tree(Tree::tuple([a.as_ref(), b.as_ref()])))
+        }
+        _ => Ok(l.clone()),
+    }
+}
+
+/// `(Z0, Z1…)` (tiled) or `(Z0…, Z1…)` (flat) from a rank-2 zipped result.
+pub(crate) fn flat_arrangement(z: &Layout, flat: bool) -> Layout {
+    let mut b = Builder::new();
+    b.open();
+    let mut modes = z.tree().modes();
+    if let Some(z0) = modes.next() {
+        if flat {
+            b.push_modes(z0);
+        } else {
+            b.push(z0);
+        }
+    }
+    for rest in modes {
+        b.push_modes(rest);
+    }
+    b.close();
+    Layout::from_tree(b.finish())
+}
+
+/// CuTe's `zip(A, B)` of two layouts: `((a0,b0),(a1,b1),…)` when A is a tuple (ranks must match);
+/// `((a,b))` when A is an integer layout.
+pub(crate) fn zip_pair(a: &Layout, b: &Layout, op: &'static str) -> Result<Layout> {
+    let mut out = Builder::new();
+    out.open();
+    if a.is_leaf() {
+        out.open();
+        out.push(a.tree());
+        out.push(b.tree());
+        out.close();
+    } else {
+        if b.is_leaf() || a.rank() != b.rank() {
+            return Err(Error::RankMismatch {
+                op,
+                detail: format!("cannot zip {a} (rank {}) with {b} (rank {})", a.rank(), b.rank()),
+            });
+        }
+        for (x, y) in a.tree().modes().zip(b.tree().modes()) {
+            out.open();
+            out.push(x);
+            out.push(y);
+            out.close();
+        }
+    }
+    out.close();
+    Ok(Layout::from_tree(out.finish()))
+}
+
+/// `upcast(L, N)`: the layout of L in units of `N` elements: a stride-±1 mode's extent is
+/// ceil-divided by N, other strides are divided by N (stride-0 modes unchanged).
+///
+/// Pre: `N >= 1`; every non-zero stride `d` has `d % N == 0 or N % d == 0`
+/// ([`Error::Divisibility`]).
+/// Post: `R(i) == L(i·k) / N` on the vectorized domain when L is contiguous in its first mode.
+///
+/// ```
+/// let l: tessera::Layout = "(4,8):(1,4)".parse().unwrap();
+/// assert_eq!(tessera::algebra::upcast(&l, 2).unwrap().to_string(), "(2,8):(1,2)");
+/// ```
+pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
+    positive_factor("upcast", n)?;
+    Ok(Layout::from_tree(l.t.try_map(|m| {
+        if m.stride == 0 {
+            return Ok(m);
+        }
+        let d = arith::abs(m.stride)?;
+        if d % n != 0 && n % d != 0 {
+            return Err(Error::Divisibility {
+                op: "upcast",
+                condition: "d % N == 0 or N % d == 0",
+                detail: format!("stride d = {} and N = {n}", m.stride),
+            });
+        }
+        let shape = arith::ceil_div(m.shape, arith::ceil_div(n, d));
+        Ok(Mode::new(shape, m.stride.signum() * arith::ceil_div(d, n)))
+    })?))
+}
+
+/// `downcast(L, N)`: the layout of L in units of `1/N` elements: a stride-±1 mode's extent is
+/// multiplied by N, other strides are multiplied by N.
+///
+/// Pre: `N >= 1`; L has a stride-1 mode ([`Error::NoUnitStride`]).
+/// Post: `size(R) == size(L)·N` times the number of stride-±1 modes' contribution; `upcast(R, N)`
+/// gives back L for compact L.
+///
+/// ```
+/// let l: tessera::Layout = "(4,8):(1,4)".parse().unwrap();
+/// assert_eq!(tessera::algebra::downcast(&l, 2).unwrap().to_string(), "(8,8):(1,8)");
+/// ```
+pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
+    positive_factor("downcast", n)?;
+    if !l.leaves().any(|m| m.stride == 1) {
+        return Err(Error::NoUnitStride {
+            layout: l.to_string(),
+        });
+    }
+    Ok(Layout::from_tree(l.t.try_map(|m| {
+        if m.stride == 1 || m.stride == -1 {
+            Ok(Mode::new(arith::mul(m.shape, n)?, m.stride))
+        } else {
+            Ok(Mode::new(m.shape, arith::mul(m.stride, n)?))
+        }
+    })?))
+}
+
+fn positive_factor(op: &'static str, n: i64) -> Result<()> {
+    if n < 1 {
+        return Err(Error::NonPositiveShape {
+            value: n,
+            context: format!("{op} factor N"),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Complement: the layout that completes A to a tiling of its cotarget, with no overlap
+//! (seed III, "Complementation").
+
+use smallvec::SmallVec;
+
+use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
+use crate::layout::{IntTuple, Layout, Mode};
+use crate::obligation::{arith, Error, Result};
+
+/// `complement(A, cotarget)`: the ordered layout R such that `(filter(A), R)` is a bijection onto
+/// an interval `[0, n)` with `n ≥ size(cotarget)`.
+///
+/// `cotarget` is an integer or a shape; as in CuTe C++ a shape keeps its mode structure when the
+/// rest is computed (`ceil_div(shape, d)` folds mode by mode).
+///
+/// Pre: `filter(A)` has positive strides and is *tractable*: sorted by stride, each
+/// `s_i·d_i` divides `d_{i+1}` (otherwise [`Error::NotComplementable`], or
+/// [`Error::NonInjective`] with two colliding coordinates when A is not injective).
+/// Post: R is ordered (strides positive and increasing after coalescing, so `R(i-1) < R(i)`);
+/// `R(i) != A(j)` for `i ≥ 1`; `(filter(A), R)` covers `[0, size(cotarget))` without overlap.
+/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case.
+///
+/// ```
+/// use tessera::{Layout, algebra::complement};
+/// let a: Layout = "(2,2):(1,6)".parse().unwrap();
+/// assert_eq!(complement(&a, &"24".parse().unwrap()).unwrap().to_string(), "(3,2):(2,12)");
+/// ```
+pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
+    crate::layout::check_shape(cotarget)?;
+    let f = filter_modes(a.tree())?;
+    complement_filtered(a, &f, cotarget)
+}
+
+/// `complement(A)` with CuTe C++'s default cotarget `cosize(filter(A))`.
+///
+/// ```
+/// use tessera::{Layout, algebra::complement_default};
+/// let a: Layout = "4:2".parse().unwrap();
+/// assert_eq!(complement_default(&a).unwrap().to_string(), "2:1");
+/// ```
+pub fn complement_default(a: &Layout) -> Result<Layout> {
+    let f = filter_modes(a.tree())?;
+    let cos = from_modes(&f).cosize()?;
+    complement_filtered(a, &f, &IntTuple::leaf(cos))
+}
+
+fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<Layout> {
+    if f.len() == 1 && f[0].stride == 0 {
+        // A is constant: the complement is the whole cotarget.
+        let m = crate::layout::product(cotarget.as_ref())?;
+        return Ok(Layout::leaf(if m == 1 {
+            Mode::new(1, 0)
+        } else {
+            Mode::new(m, 1)
+        }));
+    }
+    let mut sorted: Modes = SmallVec::from_slice(f);
+    sorted.sort_by_key(|m| m.stride);
+    if let Some(neg) = sorted.iter().find(|m| m.stride < 0) {
+        return Err(Error::NotComplementable {
+            op: "complement",
+            layout: a.to_string(),
+            detail: format!(
+                "stride {} is negative (complement needs an increasing image)",
+                neg.stride
+            ),
+        });
+    }
+    // Tractability: s_i·d_i divides d_{i+1}. This is exactly when CuTe's floor divisions below
+    // are exact and its result tiles without overlap.
+    for w in sorted.windows(2) {
+        let reach = arith::mul(w[0].shape, w[0].stride)?;
+        if w[1].stride % reach != 0 {
+            return Err(not_complementable(a, f, w[0], w[1], reach));
+        }
+    }
+    let mut out: Modes = SmallVec::new();
+    let mut last_stride = 1i64;
+    for m in &sorted {
+        let new_shape = m.stride / last_stride;
+        out.push(Mode::new(new_shape, last_stride));
+        last_stride = arith::mul(m.stride, m.shape)?;
+    }
+    // Rest: ceil_div(cotarget, last_stride) folded mode by mode, then coalesced to its product.
+    let mut b = last_stride;
+    let mut rest = 1i64;
+    for s in cotarget.as_ref().leaves() {
+        rest = arith::mul(rest, arith::ceil_div(s, b))?;
+        b = arith::ceil_div(b, s);
+    }
+    out.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
+    let (last, init) = out.split_last().expect("non-empty");
+    Ok(from_modes(&bw_coalesce(init, *last)?))
+}
+
+fn not_complementable(a: &Layout, f: &[Mode], lo: Mode, hi: Mode, reach: i64) -> Error {
+    if reach > hi.stride {
+        if let Some(w) = collision(f) {
+            return Error::NonInjective {
+                op: "complement",
+                layout: a.to_string(),
+                witness: w,
+            };
+        }
+    }
+    Error::NotComplementable {
+        op: "complement",
+        layout: a.to_string(),
+        detail: format!(
+            "mode {}:{} reaches {} = {}*{}, which does not divide the next stride {}",
+            lo.shape, lo.stride, reach, lo.shape, lo.stride, hi.stride
+        ),
+    }
+}
+
+/// Two flat indices of the filtered layout with the same image, if the domain is small enough to
+/// search.
+pub(crate) fn collision(f: &[Mode]) -> Option<String> {
+    let l = from_modes(f);
+    let size = l.size().ok()?;
+    if size > super::composition::ENUM_LIMIT {
+        return None;
+    }
+    let mut seen = std::collections::HashMap::new();
+    for i in 0..size {
+        let v = l.eval(i).ok()?;
+        if let Some(j) = seen.insert(v, i) {
+            return Some(format!(
+                "indices {j} and {i} of {l} both map to {v}"
+            ));
+        }
+    }
+    None
+}
+
+/// seed III's `complement1(N, d, M)`: the complement `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
+///
+/// Pre: `N, d, M ≥ 1` and `N·d` divides `M` ([`Error::Divisibility`] otherwise).
+/// Post: `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection from its domain onto `[0, M)`
+/// (`complement1_tiles` in `proofs/`).
+///
+/// ```
+/// let b = tessera::algebra::complement1(4, 2, 24).unwrap();
+/// assert_eq!(b.to_string(), "(2,3):(1,8)");
+/// ```
+pub fn complement1(n: i64, d: i64, m: i64) -> Result<Layout> {
+    for (name, v) in [("N", n), ("d", d), ("M", m)] {
+        if v < 1 {
+            return Err(Error::NonPositiveShape {
+                value: v,
+                context: format!("complement1 argument {name}"),
+            });
+        }
+    }
+    let nd = arith::mul(n, d)?;
+    if m % nd != 0 {
+        return Err(Error::Divisibility {
+            op: "complement1",
+            condition: "N*d | M",
+            detail: format!("N*d = {n}*{d} = {nd}, M = {m} ({m} mod {nd} = {})", m % nd),
+        });
+    }
+    Ok(Layout::flat([Mode::new(d, 1), Mode::new(m / nd, nd)]))
+}

@@ -1,0 +1,456 @@
+//! Composition `R = A ∘ B`, with exact admissibility.
+//!
+//! The candidate is computed by CuTe C++'s algorithm (all-static semantics, `coalesce_x` on A so
+//! that A keeps its extension past its domain). CuTe guards it with a weak stride test; Tessera
+//! instead *decides* the defining postcondition exactly:
+//!
+//! * `compatible(B, R)`: every mode of B is refined by R (the pieces of each mode multiply to its
+//!   extent), and
+//! * `R(c) == A(B(c))` for every coordinate `c` in B's domain.
+//!
+//! The decision first tries a closed-form certificate (every piece of B's image lives inside one
+//! digit of A's mixed radix and the digits never carry, so A is additive on B's image); if the
+//! certificate does not apply it enumerates B's domain (bounded by [`ENUM_LIMIT`]). When CuTe's
+//! candidate is wrong, Tessera looks for the unique coarsest layout refining B's shape that
+//! computes `A ∘ B`; when none exists the result is [`Error::Inadmissible`] with a witness.
+
+use smallvec::SmallVec;
+
+use super::coalesce::{coalesce_x_modes, Modes};
+use super::Tiler;
+use crate::layout::{Builder, Layout, Mode, TreeRef};
+use crate::obligation::{arith, Error, Result};
+
+/// The largest domain that a decision procedure enumerates.
+pub const ENUM_LIMIT: i64 = 1 << 22;
+
+/// One piece of the result: the part of a leaf mode of B that lands in one digit of A.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    /// Extent of the piece.
+    r: i64,
+    /// Stride of the piece in the result.
+    rho: i64,
+    /// Index of the leaf of B that this piece refines.
+    leaf: usize,
+}
+
+type Pieces = SmallVec<[Piece; 16]>;
+
+/// `composition(A, B)`: the layout `R` with `R(c) = A(B(c))` on B's domain, shaped like B.
+///
+/// Pre: admissibility — some layout compatible with B computes `A ∘ B` on B's domain (decided
+/// exactly; [`Error::Inadmissible`] names the failing coordinate otherwise).
+/// Post: `compatible(B, R)` and `R(c) == A(B(c))` for all `c` in B's domain. Where CuTe C++
+/// (all static) returns a correct layout, `R` is exactly that layout.
+///
+/// ```
+/// use tessera::{Layout, algebra::composition};
+/// let a: Layout = "(6,2):(8,2)".parse().unwrap();
+/// let b: Layout = "(4,3):(3,1)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
+/// // cutlass #3177: CuTe C++ returns a wrong layout here; Tessera refuses.
+/// let a: Layout = "(4,6,8):(2,3,5)".parse().unwrap();
+/// let b: Layout = "6:3".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap_err().code(), "inadmissible_composition");
+/// ```
+pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    let ax = coalesce_x_modes(a.tree())?;
+    let leaves: Modes = b.leaves().collect();
+    let mut pieces = Pieces::new();
+    let mut builder = Builder::new();
+    build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
+    let candidate = Layout::from_tree(builder.finish());
+    match check(&ax, &leaves, &pieces)? {
+        None => Ok(candidate),
+        Some(witness) => match synthesize(&ax, b, &leaves)? {
+            Some(r) => Ok(r),
+            None => Err(Error::Inadmissible {
+                a: a.to_string(),
+                b: b.to_string(),
+                reason: describe(&witness, &candidate, &leaves),
+            }),
+        },
+    }
+}
+
+/// `composition(A, tiler)` for every kind of tiler: a layout, an integer `n` (= `n:1`), `_`
+/// (A itself), or a tuple applied mode by mode (modes of A past the tiler are dropped, as in
+/// CuTe C++).
+///
+/// Pre: a tuple tiler has rank ≤ rank(A); each part is admissible.
+/// Post: mode i of R is `composition(mode i of A, tiler_i)`.
+///
+/// ```
+/// use tessera::{Layout, algebra::{composition_tiler, Tiler}};
+/// let a: Layout = "(12,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:4".parse().unwrap()), Tiler::Layout("8:2".parse().unwrap())]);
+/// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(3,(2,4)):(236,(26,1))");
+/// ```
+pub fn composition_tiler(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Layout(b) => composition(a, b),
+        Tiler::Int(n) => composition(a, &Layout::mode(*n, 1)?),
+        Tiler::Under => Ok(a.clone()),
+        Tiler::Tuple(ts) => {
+            if ts.len() > a.rank() {
+                return Err(Error::TooManyModes {
+                    op: "composition",
+                    tiler: ts.len(),
+                    layout: a.rank(),
+                });
+            }
+            let parts = a
+                .modes()
+                .zip(ts)
+                .map(|(m, t)| composition_tiler(&m, t))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Layout::concat(parts.iter()))
+        }
+    }
+}
+
+/// CuTe's `composition_impl` without its weak checks, mirroring B's tree; records the pieces.
+fn build_candidate(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    out: &mut Builder<Mode>,
+    pieces: &mut Pieces,
+    leaf: &mut usize,
+) -> Result<()> {
+    let Some(m) = b.leaf() else {
+        out.open();
+        for c in b.modes() {
+            build_candidate(ax, c, out, pieces, leaf)?;
+        }
+        out.close();
+        return Ok(());
+    };
+    let k = *leaf;
+    *leaf += 1;
+    let (s, d) = (m.shape, m.stride);
+    if d == 0 {
+        pieces.push(Piece { r: s, rho: 0, leaf: k });
+        out.leaf(Mode::new(s, 0));
+        return Ok(());
+    }
+    if ax.len() == 1 {
+        let rho = arith::mul(d, ax[0].stride)?;
+        pieces.push(Piece { r: s, rho, leaf: k });
+        out.leaf(Mode::new(s, rho));
+        return Ok(());
+    }
+    let last = ax[ax.len() - 1];
+    let mut result: Modes = SmallVec::new();
+    let mut rest_shape = s;
+    let mut rest_stride = d;
+    for am in &ax[..ax.len() - 1] {
+        let curr_shape = am.shape;
+        let abs_rest = arith::abs(rest_stride)?;
+        let next_shape = arith::ceil_div(curr_shape, abs_rest);
+        let next_stride = arith::ceil_div(abs_rest, curr_shape) * rest_stride.signum();
+        if next_shape == 1 || rest_shape == 1 {
+            rest_stride = next_stride;
+        } else {
+            let new_shape = next_shape.min(rest_shape);
+            result.push(Mode::new(new_shape, arith::mul(rest_stride, am.stride)?));
+            rest_shape /= new_shape;
+            rest_stride = next_stride;
+        }
+    }
+    let tail = Mode::new(rest_shape, arith::mul(rest_stride, last.stride)?);
+    if result.is_empty() {
+        result.push(tail);
+    } else if rest_shape != 1 {
+        result.push(tail);
+    }
+    for p in &result {
+        pieces.push(Piece {
+            r: p.shape,
+            rho: p.stride,
+            leaf: k,
+        });
+    }
+    if result.len() == 1 {
+        out.leaf(result[0]);
+    } else {
+        out.open();
+        for p in &result {
+            out.leaf(*p);
+        }
+        out.close();
+    }
+    Ok(())
+}
+
+/// A point where a candidate disagrees with `A ∘ B`.
+#[derive(Debug)]
+enum Witness {
+    /// The pieces of a leaf of B do not multiply to its extent.
+    Incompatible { leaf: usize, product: i64 },
+    /// `A(B(c)) != R(c)` at B's flat coordinate `c`.
+    Point { coord: Vec<i64>, b: i64, ab: i64, r: i64 },
+}
+
+/// Decides whether `pieces` compute `A ∘ B` (A given by its `coalesce_x` modes `ax`). `None`
+/// means yes.
+fn check(ax: &[Mode], leaves: &[Mode], pieces: &[Piece]) -> Result<Option<Witness>> {
+    // Compatibility: the pieces of each leaf multiply to its extent. Piece strides in B's index
+    // space follow: beta_j = d * (product of the earlier pieces of the same leaf).
+    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
+    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    for p in pieces {
+        let beta = arith::mul(leaves[p.leaf].stride, prod[p.leaf])?;
+        betas.push(beta);
+        prod[p.leaf] = arith::mul(prod[p.leaf], p.r)?;
+    }
+    for (k, l) in leaves.iter().enumerate() {
+        if prod[k] != l.shape {
+            return Ok(Some(Witness::Incompatible {
+                leaf: k,
+                product: prod[k],
+            }));
+        }
+    }
+    if certificate(ax, pieces, &betas)? {
+        return Ok(None);
+    }
+    enumerate(ax, leaves, pieces, &betas)
+}
+
+/// Closed-form sufficient condition: every piece with extent ≥ 2 lies inside a single digit of
+/// A's mixed radix (its B-stride is a multiple of the digit's place value) and, digit by digit,
+/// the largest sum of the pieces' contributions stays below the digit's extent (the last digit
+/// is unbounded). Then `A(Σ x_j β_j) = Σ x_j A(β_j)` with no carry, and each piece's stride
+/// must equal `A(β_j)`.
+fn certificate(ax: &[Mode], pieces: &[Piece], betas: &[i64]) -> Result<bool> {
+    let n = ax.len();
+    let mut load: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n);
+    for (p, &beta) in pieces.iter().zip(betas) {
+        if p.r == 1 {
+            continue;
+        }
+        if beta == 0 {
+            if p.rho != 0 {
+                return Ok(false);
+            }
+            continue;
+        }
+        if beta < 0 {
+            return Ok(false);
+        }
+        // Find the digit whose place value divides beta and is the largest not above it.
+        let mut place = 1i64;
+        let mut digit = None;
+        for (k, m) in ax.iter().enumerate() {
+            if k + 1 == n || beta < arith::mul(place, m.shape)? {
+                digit = Some((k, place));
+                break;
+            }
+            place = arith::mul(place, m.shape)?;
+        }
+        let Some((k, place)) = digit else {
+            return Ok(false);
+        };
+        if beta % place != 0 {
+            return Ok(false);
+        }
+        let u = beta / place;
+        let reach = arith::mul(p.r - 1, u)?;
+        load[k] = arith::add(load[k], reach)?;
+        if k + 1 < n && load[k] > ax[k].shape - 1 {
+            return Ok(false);
+        }
+        if arith::mul(u, ax[k].stride)? != p.rho {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `A(i)` for A given by flat modes (colexicographic, last mode unbounded, odd for i < 0).
+pub(crate) fn eval_modes(ax: &[Mode], i: i64) -> Result<i64> {
+    if i < 0 {
+        return Ok(-eval_modes(ax, -i)?);
+    }
+    let mut rest = i;
+    let mut acc = 0i64;
+    let n = ax.len();
+    for (k, m) in ax.iter().enumerate() {
+        let digit = if k + 1 == n {
+            rest
+        } else {
+            let dgt = rest % m.shape;
+            rest /= m.shape;
+            dgt
+        };
+        acc = arith::add(acc, arith::mul(digit, m.stride)?)?;
+    }
+    Ok(acc)
+}
+
+/// Exact check by enumeration of B's domain.
+fn enumerate(
+    ax: &[Mode],
+    leaves: &[Mode],
+    pieces: &[Piece],
+    betas: &[i64],
+) -> Result<Option<Witness>> {
+    let total = pieces.iter().try_fold(1i64, |acc, p| arith::mul(acc, p.r))?;
+    if total > ENUM_LIMIT {
+        return Err(Error::TooLarge {
+            op: "composition",
+            what: "the domain of B (no closed-form certificate applies)".into(),
+            size: total,
+            bound: ENUM_LIMIT,
+        });
+    }
+    let mut x: SmallVec<[i64; 16]> = SmallVec::from_elem(0, pieces.len());
+    let (mut bv, mut rv) = (0i64, 0i64);
+    loop {
+        let ab = eval_modes(ax, bv)?;
+        if ab != rv {
+            return Ok(Some(Witness::Point {
+                coord: flat_coord(leaves, pieces, &x),
+                b: bv,
+                ab,
+                r: rv,
+            }));
+        }
+        // Odometer step.
+        let mut j = 0;
+        loop {
+            if j == pieces.len() {
+                return Ok(None);
+            }
+            if x[j] + 1 < pieces[j].r {
+                x[j] += 1;
+                bv = arith::add(bv, betas[j])?;
+                rv = arith::add(rv, pieces[j].rho)?;
+                break;
+            }
+            bv = arith::sub(bv, arith::mul(x[j], betas[j])?)?;
+            rv = arith::sub(rv, arith::mul(x[j], pieces[j].rho)?)?;
+            x[j] = 0;
+            j += 1;
+        }
+    }
+}
+
+/// B's flat coordinate for the piece digits `x`.
+fn flat_coord(leaves: &[Mode], pieces: &[Piece], x: &[i64]) -> Vec<i64> {
+    let mut c = vec![0i64; leaves.len()];
+    let mut place = vec![1i64; leaves.len()];
+    for (p, &xi) in pieces.iter().zip(x) {
+        c[p.leaf] += xi * place[p.leaf];
+        place[p.leaf] *= p.r;
+    }
+    c
+}
+
+/// The coarsest layout refining B's shape that computes `A ∘ B`, if one exists: along each leaf
+/// `s:d` of B, `t ↦ A(t·d)` must be a layout function whose pieces multiply to `s`.
+fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>> {
+    let size = leaves.iter().try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+    if size > ENUM_LIMIT {
+        return Ok(None);
+    }
+    let mut pieces = Pieces::new();
+    for (k, m) in leaves.iter().enumerate() {
+        let mut remaining = m.shape;
+        let mut q = 1i64;
+        if remaining == 1 {
+            pieces.push(Piece {
+                r: 1,
+                rho: 0,
+                leaf: k,
+            });
+            continue;
+        }
+        while remaining > 1 {
+            let unit = arith::mul(q, m.stride)?;
+            let rho = eval_modes(ax, unit)?;
+            let mut r = 1i64;
+            while r < remaining {
+                let at = eval_modes(ax, arith::mul(unit, r)?)?;
+                if at != arith::mul(rho, r)? {
+                    break;
+                }
+                r += 1;
+            }
+            if remaining % r != 0 {
+                return Ok(None);
+            }
+            pieces.push(Piece { r, rho, leaf: k });
+            q = arith::mul(q, r)?;
+            remaining /= r;
+        }
+    }
+    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
+    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    for p in &pieces {
+        betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
+        prod[p.leaf] *= p.r;
+    }
+    if enumerate(ax, leaves, &pieces, &betas)?.is_some() {
+        return Ok(None);
+    }
+    // Rebuild B's tree with each leaf replaced by its pieces.
+    let mut builder = Builder::new();
+    let mut next = 0usize;
+    rebuild(b.tree(), &pieces, &mut next, &mut 0, &mut builder);
+    Ok(Some(Layout::from_tree(builder.finish())))
+}
+
+fn rebuild(
+    t: TreeRef<'_, Mode>,
+    pieces: &[Piece],
+    next: &mut usize,
+    leaf: &mut usize,
+    out: &mut Builder<Mode>,
+) {
+    if t.is_leaf() {
+        let start = *next;
+        while *next < pieces.len() && pieces[*next].leaf == *leaf {
+            *next += 1;
+        }
+        let mine = &pieces[start..*next];
+        if mine.len() == 1 {
+            out.leaf(Mode::new(mine[0].r, mine[0].rho));
+        } else {
+            out.open();
+            for p in mine {
+                out.leaf(Mode::new(p.r, p.rho));
+            }
+            out.close();
+        }
+        *leaf += 1;
+        return;
+    }
+    out.open();
+    for c in t.modes() {
+        rebuild(c, pieces, next, leaf, out);
+    }
+    out.close();
+}
+
+fn describe(w: &Witness, candidate: &Layout, leaves: &[Mode]) -> String {
+    match w {
+        Witness::Incompatible { leaf, product } => format!(
+            "mode {leaf} of B has extent {} but CuTe's algorithm splits it into pieces of total \
+             size {product} (shape divisibility fails), and no layout refining B's shape equals A o B",
+            leaves[*leaf].shape
+        ),
+        Witness::Point { coord, b, ab, r } => {
+            let c = coord
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            format!(
+                "at B's coordinate ({c}) B = {b} and A(B) = {ab}, but CuTe's candidate {candidate} \
+                 gives {r}; no layout refining B's shape equals A o B"
+            )
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Divides: `logical_divide` and its zipped, tiled and flat arrangements.
+
+use super::complement::complement;
+use super::composition::composition;
+use super::{by_mode, coalesce::coalesce, flat_arrangement, tile_unzip, Tiler};
+use crate::layout::{IntTuple, Layout};
+use crate::obligation::Result;
+
+/// `logical_divide(A, tiler)`: splits A into (tile, rest):
+/// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for
+/// a tuple tiler (modes of A past the tiler are kept), `n:1` for an integer, A itself for `_`.
+///
+/// Pre: a tuple tiler has rank ≤ rank(A); B is complementable; the composition is admissible
+/// (decided exactly: `logical_divide((3,5):(5,1), 2:1)`, which CuTe C++ gets wrong, is an
+/// [`crate::Error::Inadmissible`]).
+/// Post (layout tiler): rank 2; mode 0 equals `composition(A, B)`; `R(c) == A(T(c))` for
+/// `T = (B, complement(B, shape(coalesce(A))))`, so R is a re-indexing of A's image.
+///
+/// ```
+/// use tessera::{Layout, algebra::{logical_divide, Tiler}};
+/// let a: Layout = "(4,2,3):(2,1,8)".parse().unwrap();
+/// let t = Tiler::Layout("4:2".parse().unwrap());
+/// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    by_mode(a, tiler, "logical_divide", &|a, b| {
+        let target: IntTuple = coalesce(a)?.shape();
+        let rest = complement(b, &target)?;
+        composition(a, &Layout::concat([b, &rest]))
+    })
+}
+
+/// `zipped_divide(A, tiler)`: `((tiles…), (rests…, untouched modes…))`.
+///
+/// Pre: as [`logical_divide`]. Post: mode 0 equals `composition(A, tiler)` mode by mode.
+///
+/// ```
+/// use tessera::{Layout, algebra::{zipped_divide, Tiler}};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(),
+///            "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
+/// ```
+pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    tile_unzip(&logical_divide(a, tiler)?, tiler)
+}
+
+/// `tiled_divide(A, tiler)`: `((tiles…), rest0, rest1, …)`: mode 1 of [`zipped_divide`] unpacked.
+///
+/// Pre: as [`logical_divide`]. Post: the same function as [`zipped_divide`].
+pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    Ok(flat_arrangement(&zipped_divide(a, tiler)?, false))
+}
+
+/// `flat_divide(A, tiler)`: `(tile0, tile1, …, rest0, rest1, …)`: both modes of
+/// [`zipped_divide`] unpacked.
+///
+/// Pre: as [`logical_divide`]. Post: the same function as [`zipped_divide`].
+pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
+    Ok(flat_arrangement(&zipped_divide(a, tiler)?, true))
+}

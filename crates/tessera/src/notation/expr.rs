@@ -1,0 +1,462 @@
+//! Evaluation of the expression language: values and the table of functions.
+
+use std::fmt;
+
+use super::parse::{parse, Expr};
+use crate::algebra::{self, Tiler};
+use crate::layout::{self, IntTuple, Layout, SliceCoord, Tree};
+use crate::obligation::{Error, Result};
+
+/// The value of an expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// `_`.
+    Under,
+    /// A tuple (of integers, `_`, layouts or tuples).
+    Tuple(Vec<Value>),
+    /// A layout.
+    Layout(Layout),
+    /// Free text (a trace).
+    Text(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Under => f.write_str("_"),
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Text(t) => f.write_str(t),
+            Value::Tuple(items) => {
+                f.write_str("(")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl Value {
+    /// The value as an integer tuple, if it is one.
+    pub fn to_int_tuple(&self) -> Option<IntTuple> {
+        match self {
+            Value::Int(v) => Some(IntTuple::leaf(*v)),
+            Value::Tuple(items) => {
+                let parts = items
+                    .iter()
+                    .map(|v| v.to_int_tuple())
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Tree::tuple(parts.iter().map(|p| p.as_ref())))
+            }
+            _ => None,
+        }
+    }
+
+    /// The value as a coordinate with `_`, if it is one.
+    pub fn to_slice_coord(&self) -> Option<SliceCoord> {
+        match self {
+            Value::Int(v) => Some(SliceCoord::leaf(Some(*v))),
+            Value::Under => Some(SliceCoord::leaf(None)),
+            Value::Tuple(items) => {
+                let parts = items
+                    .iter()
+                    .map(|v| v.to_slice_coord())
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Tree::tuple(parts.iter().map(|p| p.as_ref())))
+            }
+            _ => None,
+        }
+    }
+
+    /// The value as a tiler: a layout, an integer, `_`, or a tuple of tilers.
+    pub fn to_tiler(&self) -> Option<Tiler> {
+        match self {
+            Value::Layout(l) => Some(Tiler::Layout(l.clone())),
+            Value::Int(n) => Some(Tiler::Int(*n)),
+            Value::Under => Some(Tiler::Under),
+            Value::Tuple(items) => Some(Tiler::Tuple(
+                items
+                    .iter()
+                    .map(|v| v.to_tiler())
+                    .collect::<Option<Vec<_>>>()?,
+            )),
+            Value::Text(_) => None,
+        }
+    }
+
+    fn kind(&self) -> String {
+        match self {
+            Value::Int(v) => format!("the integer {v}"),
+            Value::Under => "`_`".into(),
+            Value::Tuple(_) => format!("the tuple {self}"),
+            Value::Layout(l) => format!("the layout {l}"),
+            Value::Text(_) => "text".into(),
+        }
+    }
+}
+
+/// Parses and evaluates an expression.
+///
+/// ```
+/// let v = tessera::notation::eval("composition(20:2,(5,4):(4,1))").unwrap();
+/// assert_eq!(v.to_string(), "(5,4):(8,2)");
+/// ```
+pub fn eval(text: &str) -> Result<Value> {
+    eval_expr(&parse(text)?)
+}
+
+/// Evaluates a parsed expression.
+pub fn eval_expr(e: &Expr) -> Result<Value> {
+    match e {
+        Expr::Int { v, .. } => Ok(Value::Int(*v)),
+        Expr::Under { .. } => Ok(Value::Under),
+        Expr::Tuple { items, .. } => Ok(Value::Tuple(
+            items.iter().map(eval_expr).collect::<Result<Vec<_>>>()?,
+        )),
+        Expr::Layout { shape, stride, col } => {
+            let s = eval_expr(shape)?;
+            let d = eval_expr(stride)?;
+            let (Some(s), Some(d)) = (s.to_int_tuple(), d.to_int_tuple()) else {
+                return Err(Error::Parse {
+                    column: *col,
+                    message: "a layout `shape:stride` needs integer tuples on both sides".into(),
+                });
+            };
+            Ok(Value::Layout(Layout::new(&s, &d)?))
+        }
+        Expr::Call { name, args, col } => {
+            let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
+            call(name, &vals, *col)
+        }
+    }
+}
+
+struct Args<'a> {
+    op: &'a str,
+    vals: &'a [Value],
+}
+
+impl Args<'_> {
+    fn get(&self, i: usize) -> &Value {
+        &self.vals[i]
+    }
+    fn type_err(&self, i: usize, expected: &'static str) -> Error {
+        Error::Type {
+            op: self.op.to_string(),
+            position: i + 1,
+            expected,
+            found: self.get(i).kind(),
+        }
+    }
+    fn layout(&self, i: usize) -> Result<Layout> {
+        match self.get(i) {
+            Value::Layout(l) => Ok(l.clone()),
+            _ => Err(self.type_err(i, "a layout")),
+        }
+    }
+    fn int(&self, i: usize) -> Result<i64> {
+        match self.get(i) {
+            Value::Int(v) => Ok(*v),
+            _ => Err(self.type_err(i, "an integer")),
+        }
+    }
+    fn tuple(&self, i: usize) -> Result<IntTuple> {
+        self.get(i)
+            .to_int_tuple()
+            .ok_or_else(|| self.type_err(i, "an integer or a tuple of integers"))
+    }
+    fn tiler(&self, i: usize) -> Result<Tiler> {
+        self.get(i)
+            .to_tiler()
+            .ok_or_else(|| self.type_err(i, "a tiler (a layout, an integer, `_` or a tuple of them)"))
+    }
+    fn layout_or_tuple(&self, i: usize) -> Result<Layout> {
+        match self.get(i) {
+            Value::Layout(l) => Ok(l.clone()),
+            v => match v.to_int_tuple() {
+                Some(t) => Layout::compact(&t),
+                None => Err(self.type_err(i, "a layout or a shape")),
+            },
+        }
+    }
+}
+
+/// The names of every function of the expression language.
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    ("coalesce", "coalesce(L) | coalesce(L, profile)"),
+    ("coalesce_trace", "coalesce_trace(L): seed II's rewrite steps"),
+    ("filter", "filter(L) | filter(L, profile)"),
+    ("composition", "composition(A, B): B a layout, integer, shape or by-mode tiler"),
+    ("complement", "complement(A) | complement(A, cotarget)"),
+    ("complement1", "complement1(N, d, M): seed III's rank-1 complement"),
+    ("right_inverse", "right_inverse(L)"),
+    ("left_inverse", "left_inverse(L)"),
+    ("logical_divide", "logical_divide(A, tiler)"),
+    ("zipped_divide", "zipped_divide(A, tiler)"),
+    ("tiled_divide", "tiled_divide(A, tiler)"),
+    ("flat_divide", "flat_divide(A, tiler)"),
+    ("logical_product", "logical_product(A, tiler)"),
+    ("zipped_product", "zipped_product(A, tiler)"),
+    ("tiled_product", "tiled_product(A, tiler)"),
+    ("flat_product", "flat_product(A, tiler)"),
+    ("blocked_product", "blocked_product(A, B)"),
+    ("raked_product", "raked_product(A, B)"),
+    ("tile_to_shape", "tile_to_shape(L, shape) | tile_to_shape(L, shape, order)"),
+    ("make_layout", "make_layout(shape) | make_layout(shape, stride)"),
+    ("make_ordered_layout", "make_ordered_layout(shape, order)"),
+    ("upcast", "upcast(L, N)"),
+    ("downcast", "downcast(L, N)"),
+    ("nullspace", "nullspace(L)"),
+    ("max_common_layout", "max_common_layout(A, B)"),
+    ("max_common_vector", "max_common_vector(A, B)"),
+    ("size", "size(L or tuple)"),
+    ("cosize", "cosize(L)"),
+    ("rank", "rank(L or tuple)"),
+    ("depth", "depth(L or tuple)"),
+    ("shape", "shape(L)"),
+    ("stride", "stride(L)"),
+    ("flatten", "flatten(L or tuple)"),
+    ("get", "get(L or tuple, i): mode i"),
+    ("idx2crd", "idx2crd(i, shape)"),
+    ("crd2idx", "crd2idx(crd, shape, stride)"),
+    ("slice", "slice(coord with _, L)"),
+    ("eval", "eval(L, i): L(i)"),
+];
+
+fn arity(op: &str, n: usize, ok: &[usize], expected: &'static str) -> Result<()> {
+    if ok.contains(&n) {
+        Ok(())
+    } else {
+        Err(Error::Arity {
+            op: op.to_string(),
+            expected,
+            found: n,
+        })
+    }
+}
+
+fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
+    let a = Args { op: name, vals };
+    let n = vals.len();
+    let lay = |l: Result<Layout>| l.map(Value::Layout);
+    match name {
+        "coalesce" | "filter" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let l = a.layout(0)?;
+            lay(match (name, n) {
+                ("coalesce", 1) => algebra::coalesce(&l),
+                ("coalesce", _) => algebra::coalesce_by(&l, &a.tuple(1)?),
+                (_, 1) => algebra::filter(&l),
+                _ => algebra::filter_by(&l, &a.tuple(1)?),
+            })
+        }
+        "coalesce_trace" => {
+            arity(name, n, &[1], "1")?;
+            let (r, trace) = algebra::coalesce_trace(&a.layout(0)?)?;
+            let mut text = String::new();
+            for (k, step) in trace.iter().enumerate() {
+                text.push_str(&format!(
+                    "{}. {} on modes {},{}: {} -> {}\n",
+                    k + 1,
+                    step.rule.name(),
+                    step.at,
+                    step.at + 1,
+                    step.before,
+                    step.after
+                ));
+            }
+            text.push_str(&format!("= {r}"));
+            Ok(Value::Text(text))
+        }
+        "composition" => {
+            arity(name, n, &[2], "2")?;
+            lay(algebra::composition_tiler(&a.layout(0)?, &a.tiler(1)?))
+        }
+        "complement" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let l = a.layout(0)?;
+            lay(if n == 1 {
+                algebra::complement_default(&l)
+            } else {
+                algebra::complement(&l, &a.tuple(1)?)
+            })
+        }
+        "complement1" => {
+            arity(name, n, &[3], "3")?;
+            lay(algebra::complement1(a.int(0)?, a.int(1)?, a.int(2)?))
+        }
+        "right_inverse" | "left_inverse" | "nullspace" => {
+            arity(name, n, &[1], "1")?;
+            let l = a.layout(0)?;
+            lay(match name {
+                "right_inverse" => algebra::right_inverse(&l),
+                "left_inverse" => algebra::left_inverse(&l),
+                _ => algebra::nullspace(&l),
+            })
+        }
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide"
+        | "logical_product" | "zipped_product" | "tiled_product" | "flat_product" => {
+            arity(name, n, &[2], "2")?;
+            let (l, t) = (a.layout(0)?, a.tiler(1)?);
+            lay(match name {
+                "logical_divide" => algebra::logical_divide(&l, &t),
+                "zipped_divide" => algebra::zipped_divide(&l, &t),
+                "tiled_divide" => algebra::tiled_divide(&l, &t),
+                "flat_divide" => algebra::flat_divide(&l, &t),
+                "logical_product" => algebra::logical_product(&l, &t),
+                "zipped_product" => algebra::zipped_product(&l, &t),
+                "tiled_product" => algebra::tiled_product(&l, &t),
+                _ => algebra::flat_product(&l, &t),
+            })
+        }
+        "blocked_product" | "raked_product" => {
+            arity(name, n, &[2], "2")?;
+            let (x, y) = (a.layout_or_tuple(0)?, a.layout_or_tuple(1)?);
+            lay(if name == "blocked_product" {
+                algebra::blocked_product(&x, &y)
+            } else {
+                algebra::raked_product(&x, &y)
+            })
+        }
+        "tile_to_shape" => {
+            arity(name, n, &[2, 3], "2 or 3")?;
+            let order = if n == 3 { Some(a.tuple(2)?) } else { None };
+            lay(algebra::tile_to_shape(
+                &a.layout(0)?,
+                &a.tuple(1)?,
+                order.as_ref(),
+            ))
+        }
+        "make_layout" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let s = a.tuple(0)?;
+            lay(if n == 1 {
+                Layout::compact(&s)
+            } else {
+                Layout::new(&s, &a.tuple(1)?)
+            })
+        }
+        "make_ordered_layout" => {
+            arity(name, n, &[2], "2")?;
+            lay(algebra::make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?))
+        }
+        "upcast" | "downcast" => {
+            arity(name, n, &[2], "2")?;
+            let (l, k) = (a.layout(0)?, a.int(1)?);
+            lay(if name == "upcast" {
+                algebra::upcast(&l, k)
+            } else {
+                algebra::downcast(&l, k)
+            })
+        }
+        "max_common_layout" => {
+            arity(name, n, &[2], "2")?;
+            lay(algebra::max_common_layout(&a.layout(0)?, &a.layout(1)?))
+        }
+        "max_common_vector" => {
+            arity(name, n, &[2], "2")?;
+            algebra::max_common_vector(&a.layout(0)?, &a.layout(1)?).map(Value::Int)
+        }
+        "size" | "rank" | "depth" | "flatten" => {
+            arity(name, n, &[1], "1")?;
+            match a.get(0) {
+                Value::Layout(l) => match name {
+                    "size" => l.size().map(Value::Int),
+                    "rank" => Ok(Value::Int(l.rank() as i64)),
+                    "depth" => Ok(Value::Int(l.depth() as i64)),
+                    _ => Ok(Value::Layout(l.flatten())),
+                },
+                _ => {
+                    let t = a.tuple(0)?;
+                    let r = t.as_ref();
+                    match name {
+                        "size" => layout::product(r).map(Value::Int),
+                        "rank" => Ok(Value::Int(r.rank() as i64)),
+                        "depth" => Ok(Value::Int(r.depth() as i64)),
+                        _ => Ok(int_tuple_value(&if r.is_leaf() {
+                            t.clone()
+                        } else {
+                            IntTuple::flat(r.leaves())
+                        })),
+                    }
+                }
+            }
+        }
+        "cosize" => {
+            arity(name, n, &[1], "1")?;
+            a.layout(0)?.cosize().map(Value::Int)
+        }
+        "shape" | "stride" => {
+            arity(name, n, &[1], "1")?;
+            let l = a.layout(0)?;
+            Ok(int_tuple_value(&if name == "shape" {
+                l.shape()
+            } else {
+                l.stride()
+            }))
+        }
+        "get" => {
+            arity(name, n, &[2], "2")?;
+            let i = a.int(1)?;
+            let bad = || Error::RankMismatch {
+                op: "get",
+                detail: format!("mode {i} of {}", a.get(0)),
+            };
+            let idx = usize::try_from(i).map_err(|_| bad())?;
+            match a.get(0) {
+                Value::Layout(l) if idx < l.rank() => Ok(Value::Layout(
+                    l.mode_at(idx).ok_or_else(bad)?,
+                )),
+                Value::Tuple(items) => items.get(idx).cloned().ok_or_else(bad),
+                Value::Int(v) if idx == 0 => Ok(Value::Int(*v)),
+                _ => Err(bad()),
+            }
+        }
+        "idx2crd" => {
+            arity(name, n, &[2], "2")?;
+            layout::idx2crd(a.int(0)?, &a.tuple(1)?).map(|t| int_tuple_value(&t))
+        }
+        "crd2idx" => {
+            arity(name, n, &[3], "3")?;
+            layout::crd2idx(&a.tuple(0)?, &a.tuple(1)?, &a.tuple(2)?).map(Value::Int)
+        }
+        "slice" => {
+            arity(name, n, &[2], "2")?;
+            let c = a
+                .get(0)
+                .to_slice_coord()
+                .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
+            lay(layout::slice(&c, &a.layout(1)?))
+        }
+        "eval" => {
+            arity(name, n, &[2], "2")?;
+            let l = a.layout(0)?;
+            match a.get(1) {
+                Value::Int(i) => l.eval(*i).map(Value::Int),
+                _ => l.crd2idx(&a.tuple(1)?).map(Value::Int),
+            }
+        }
+        _ => Err(Error::UnknownFunction {
+            name: name.to_string(),
+            column: col,
+        }),
+    }
+}
+
+fn int_tuple_value(t: &IntTuple) -> Value {
+    fn go(t: layout::TreeRef<'_, i64>) -> Value {
+        match t.leaf() {
+            Some(v) => Value::Int(v),
+            None => Value::Tuple(t.modes().map(go).collect()),
+        }
+    }
+    go(t.as_ref())
+}
+

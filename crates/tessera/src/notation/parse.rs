@@ -1,0 +1,283 @@
+//! The expression language: a small recursive-descent parser that reports 1-based columns.
+//!
+//! ```text
+//! expr  := term (':' term)?
+//! term  := INT | '-' INT | '_' | NAME '(' [expr (',' expr)*] ')' | '(' expr (',' expr)* ')'
+//! ```
+//! Spaces are allowed between tokens; a leading `_` on an integer (CuTe's static marker, `_8`)
+//! is accepted and ignored.
+
+use crate::obligation::{Error, Result};
+
+/// Nesting deeper than this is a parse error (no stack overflow on any input).
+pub const MAX_DEPTH: usize = 200;
+
+/// A parsed expression; `col` is the 1-based column where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// An integer literal.
+    Int {
+        /// Value.
+        v: i64,
+        /// Column.
+        col: usize,
+    },
+    /// `_`.
+    Under {
+        /// Column.
+        col: usize,
+    },
+    /// `(e, …)`.
+    Tuple {
+        /// Elements.
+        items: Vec<Expr>,
+        /// Column.
+        col: usize,
+    },
+    /// `shape:stride`.
+    Layout {
+        /// Shape.
+        shape: Box<Expr>,
+        /// Stride.
+        stride: Box<Expr>,
+        /// Column.
+        col: usize,
+    },
+    /// `name(args…)`.
+    Call {
+        /// Function name.
+        name: String,
+        /// Arguments.
+        args: Vec<Expr>,
+        /// Column.
+        col: usize,
+    },
+}
+
+impl Expr {
+    /// The column where this expression starts.
+    pub fn col(&self) -> usize {
+        match self {
+            Expr::Int { col, .. }
+            | Expr::Under { col }
+            | Expr::Tuple { col, .. }
+            | Expr::Layout { col, .. }
+            | Expr::Call { col, .. } => *col,
+        }
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+/// Parses one expression; the whole input must be consumed.
+///
+/// ```
+/// let e = tessera::notation::parse("composition(20:2,(5,4):(4,1))").unwrap();
+/// assert!(matches!(e, tessera::notation::Expr::Call { .. }));
+/// let err = tessera::notation::parse("(2,3:").unwrap_err();
+/// assert_eq!(err.to_string(), "parse error at column 6: expected an integer, `_`, `(` or a function name, found end of input");
+/// ```
+pub fn parse(text: &str) -> Result<Expr> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+    };
+    let e = p.expr()?;
+    p.skip_ws();
+    if p.pos < p.s.len() {
+        return Err(p.error(format!("unexpected {}", p.describe())));
+    }
+    Ok(e)
+}
+
+impl Parser<'_> {
+    fn skip_ws(&mut self) {
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    fn col(&self) -> usize {
+        // Columns count characters, not bytes.
+        let prefix = &self.s[..self.pos.min(self.s.len())];
+        String::from_utf8_lossy(prefix).chars().count() + 1
+    }
+
+    fn error(&self, message: String) -> Error {
+        Error::Parse {
+            column: self.col(),
+            message,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match std::str::from_utf8(&self.s[self.pos..])
+            .ok()
+            .and_then(|r| r.chars().next())
+        {
+            Some(c) => format!("`{c}`"),
+            None if self.pos >= self.s.len() => "end of input".into(),
+            None => "a byte that is not UTF-8".into(),
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.s.get(self.pos).copied()
+    }
+
+    fn expect(&mut self, c: u8) -> Result<()> {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(format!("expected `{}`, found {}", c as char, self.describe())))
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(format!("nesting deeper than {MAX_DEPTH}")));
+        }
+        let col = {
+            self.skip_ws();
+            self.col()
+        };
+        let shape = self.term()?;
+        let e = if self.peek() == Some(b':') {
+            self.pos += 1;
+            let stride = self.term()?;
+            Expr::Layout {
+                shape: Box::new(shape),
+                stride: Box::new(stride),
+                col,
+            }
+        } else {
+            shape
+        };
+        self.depth -= 1;
+        Ok(e)
+    }
+
+    fn int(&mut self, negative: bool, col: usize) -> Result<Expr> {
+        let start = self.pos;
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_digit() {
+            self.pos += 1;
+        }
+        let digits = std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("");
+        let text = if negative {
+            format!("-{digits}")
+        } else {
+            digits.to_string()
+        };
+        match text.parse::<i64>() {
+            Ok(v) => Ok(Expr::Int { v, col }),
+            Err(_) => Err(Error::Parse {
+                column: col,
+                message: format!("integer {text} does not fit in a signed 64-bit integer"),
+            }),
+        }
+    }
+
+    fn term(&mut self) -> Result<Expr> {
+        let Some(c) = self.peek() else {
+            return Err(self.error(
+                "expected an integer, `_`, `(` or a function name, found end of input".into(),
+            ));
+        };
+        let col = self.col();
+        match c {
+            b'0'..=b'9' => self.int(false, col),
+            b'-' => {
+                self.pos += 1;
+                if matches!(self.s.get(self.pos), Some(b'0'..=b'9')) {
+                    self.int(true, col)
+                } else {
+                    Err(self.error(format!("expected digits after `-`, found {}", self.describe())))
+                }
+            }
+            b'_' => {
+                self.pos += 1;
+                // CuTe's static marker: `_8`, `_-1`.
+                match self.s.get(self.pos) {
+                    Some(b'0'..=b'9') => self.int(false, col),
+                    Some(b'-') if matches!(self.s.get(self.pos + 1), Some(b'0'..=b'9')) => {
+                        self.pos += 1;
+                        self.int(true, col)
+                    }
+                    _ => Ok(Expr::Under { col }),
+                }
+            }
+            b'(' => {
+                self.pos += 1;
+                let mut items = vec![self.expr()?];
+                loop {
+                    match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            // pycute's 1-tuple `(4,)`.
+                            if self.peek() == Some(b')') {
+                                self.pos += 1;
+                                break;
+                            }
+                            items.push(self.expr()?);
+                        }
+                        Some(b')') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => {
+                            return Err(self.error(format!(
+                                "expected `,` or `)`, found {}",
+                                self.describe()
+                            )))
+                        }
+                    }
+                }
+                Ok(Expr::Tuple { items, col })
+            }
+            c if c.is_ascii_alphabetic() => {
+                let start = self.pos;
+                while self.pos < self.s.len()
+                    && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'_')
+                {
+                    self.pos += 1;
+                }
+                let name = String::from_utf8_lossy(&self.s[start..self.pos]).into_owned();
+                self.expect(b'(')?;
+                let mut args = Vec::new();
+                if self.peek() == Some(b')') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        args.push(self.expr()?);
+                        match self.peek() {
+                            Some(b',') => self.pos += 1,
+                            Some(b')') => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => {
+                                return Err(self.error(format!(
+                                    "expected `,` or `)` in the arguments of {name}, found {}",
+                                    self.describe()
+                                )))
+                            }
+                        }
+                    }
+                }
+                Ok(Expr::Call { name, args, col })
+            }
+            _ => Err(self.error(format!(
+                "expected an integer, `_`, `(` or a function name, found {}",
+                self.describe()
+            ))),
+        }
+    }
+}
