@@ -1,10 +1,18 @@
 //! `tessera`: the command-line front end of the tessera library.
 
+mod batch;
+mod diagnostic;
+mod tour;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tessera", version, about = "Layout algebra and iteration domains, provably right")]
+#[command(
+    name = "tessera",
+    version,
+    about = "Layout algebra and iteration domains for GPU kernels, provably right"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -16,14 +24,63 @@ enum Command {
     Eval {
         /// The expression.
         expr: String,
+        /// Print layouts in pycute's notation (`(2, (2, 2)):(4, (1, 2))`).
+        #[arg(long)]
+        pycute: bool,
     },
+    /// Evaluate JSON lines `{"id": .., "expr": ".."}` from stdin; one JSON line out per line in.
+    Batch,
+    /// Print a rank-2 layout as CuTe's print_layout table.
+    Show {
+        /// A layout, or an expression whose value is a layout.
+        layout: String,
+    },
+    /// A walk through the seed examples and real GEMM tilings.
+    Tour,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval { expr } => {
-            println!("{expr}");
+        Command::Eval { expr, pycute } => match tessera::notation::eval(&expr) {
+            Ok(v) => {
+                match (&v, pycute) {
+                    (tessera::notation::Value::Layout(l), true) => {
+                        println!("{}", tessera::notation::pycute(l))
+                    }
+                    _ => println!("{v}"),
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprint!("{}", diagnostic::render(&expr, &e));
+                ExitCode::FAILURE
+            }
+        },
+        Command::Batch => batch::run(),
+        Command::Show { layout } => {
+            let shown = tessera::notation::eval(&layout).and_then(|v| match v {
+                tessera::notation::Value::Layout(l) => tessera::notation::print_layout(&l),
+                other => Err(tessera::Error::Type {
+                    op: "show".into(),
+                    position: 1,
+                    expected: "a layout",
+                    found: other.to_string(),
+                }),
+            });
+            match shown {
+                Ok(t) => {
+                    print!("{t}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprint!("{}", diagnostic::render(&layout, &e));
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Tour => {
+            print!("{}", tour::tour());
             ExitCode::SUCCESS
         }
     }
