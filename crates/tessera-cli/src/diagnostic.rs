@@ -11,7 +11,10 @@ pub fn render(input: &str, e: &Error) -> String {
     };
     if let Some(col) = column {
         if !input.contains('\n') {
-            out.push_str(&format!("  | {input}\n  | {}^\n", " ".repeat(col.saturating_sub(1))));
+            out.push_str(&format!(
+                "  | {input}\n  | {}^\n",
+                " ".repeat(col.saturating_sub(1))
+            ));
         }
     }
     for s in e.suggestions() {

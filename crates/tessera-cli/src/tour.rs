@@ -109,7 +109,9 @@ pub fn tour() -> String {
         let c = Layout::concat([&a, &b]);
         t.say(&format!(
             "  A ++ B = {} is a bijection onto [0,24): {}",
-            algebra::coalesce(&c).map(|x| x.to_string()).unwrap_or_default(),
+            algebra::coalesce(&c)
+                .map(|x| x.to_string())
+                .unwrap_or_default(),
             is_bijection_onto_interval(&c)
         ));
     }
@@ -127,15 +129,22 @@ pub fn tour() -> String {
     t.eval("complement((2,2):(1,1))");
 
     t.heading("4. Composition, admissibility decided exactly");
-    for (a, b) in [("(6,2):(8,2)", "(4,3):(3,1)"), ("(10,2):(16,4)", "(5,4):(1,5)")] {
+    for (a, b) in [
+        ("(6,2):(8,2)", "(4,3):(3,1)"),
+        ("(10,2):(16,4)", "(5,4):(1,5)"),
+    ] {
         let e = format!("composition({a},{b})");
         if let Some(r) = t.layout(&e) {
             if let Some((bad, n)) = composition_mismatches(&layout(a), &layout(b), &r) {
-                t.say(&format!("    checked R(i) = A(B(i)) at {n} points: {bad} mismatches"));
+                t.say(&format!(
+                    "    checked R(i) = A(B(i)) at {n} points: {bad} mismatches"
+                ));
             }
         }
     }
-    t.say("  cutlass #3177: CuTe C++ accepts this and returns (2,3):(6,3), wrong at 4 of 6 points.");
+    t.say(
+        "  cutlass #3177: CuTe C++ accepts this and returns (2,3):(6,3), wrong at 4 of 6 points.",
+    );
     t.eval("composition((4,6,8):(2,3,5),6:3)");
     t.say("  cutlass #2955: CuTe C++ and pycute both return (3,2):(2,3), wrong at one point.");
     t.eval("composition((6,2):(1,7),(3,2):(2,3))");

@@ -26,11 +26,23 @@ fn coalesce_examples() {
 
 #[test]
 fn composition_examples() {
-    check("composition((6,2):(8,2),(4,3):(3,1))", "((2,2),3):((24,2),8)");
+    check(
+        "composition((6,2):(8,2),(4,3):(3,1))",
+        "((2,2),3):((24,2),8)",
+    );
     check("composition(20:2,(5,4):(4,1))", "(5,4):(8,2)");
-    check("composition((10,2):(16,4),(5,4):(1,5))", "(5,(2,2)):(16,(80,4))");
-    check("composition((12,(4,8)):(59,(13,1)),(3:4,8:2))", "(3,(2,4)):(236,(26,1))");
-    check("composition((12,(4,8)):(59,(13,1)),(3,8))", "(3,(4,2)):(59,(13,1))");
+    check(
+        "composition((10,2):(16,4),(5,4):(1,5))",
+        "(5,(2,2)):(16,(80,4))",
+    );
+    check(
+        "composition((12,(4,8)):(59,(13,1)),(3:4,8:2))",
+        "(3,(2,4)):(236,(26,1))",
+    );
+    check(
+        "composition((12,(4,8)):(59,(13,1)),(3,8))",
+        "(3,(4,2)):(59,(13,1))",
+    );
     check("composition((4,3):(3,1),24:1)", "(4,6):(3,1)");
     check("composition((4,6,8,10):(2,3,5,7),6:12)", "(2,3):(9,5)");
     // C++ extends A past its domain through coalesce_x (§5 rows 2-3).
@@ -43,9 +55,15 @@ fn composition_examples() {
 #[test]
 fn composition_rejections() {
     // cutlass #3177: C++ returns (2,3):(6,3), wrong at 4 of 6 points.
-    rejects("composition((4,6,8):(2,3,5),6:3)", "inadmissible_composition");
+    rejects(
+        "composition((4,6,8):(2,3,5),6:3)",
+        "inadmissible_composition",
+    );
     // cutlass #2955: both implementations return (3,2):(2,3), wrong at one point.
-    rejects("composition((6,2):(1,7),(3,2):(2,3))", "inadmissible_composition");
+    rejects(
+        "composition((6,2):(1,7),(3,2):(2,3))",
+        "inadmissible_composition",
+    );
     // pycute returns 2:1 (size 2, not 3); C++ static_asserts.
     rejects("composition((2,4):(1,10),3:1)", "inadmissible_composition");
 }
@@ -64,26 +82,62 @@ fn complement_examples() {
 
 #[test]
 fn divide_examples() {
-    check("logical_divide((4,2,3):(2,1,8),4:2)", "((2,2),(2,3)):((4,1),(2,8))");
+    check(
+        "logical_divide((4,2,3):(2,1,8),4:2)",
+        "((2,2),(2,3)):((4,1),(2,8))",
+    );
     let a = "(9,(4,8)):(59,(13,1))";
     let t = "(3:3,(2,4):(1,8))";
-    check(&format!("logical_divide({a},{t})"), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
-    check(&format!("zipped_divide({a},{t})"), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
-    check(&format!("tiled_divide({a},{t})"), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
-    check(&format!("flat_divide({a},{t})"), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
+    check(
+        &format!("logical_divide({a},{t})"),
+        "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))",
+    );
+    check(
+        &format!("zipped_divide({a},{t})"),
+        "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))",
+    );
+    check(
+        &format!("tiled_divide({a},{t})"),
+        "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))",
+    );
+    check(
+        &format!("flat_divide({a},{t})"),
+        "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))",
+    );
     // C++ returns (2,(2,5)):(5,(10,1)), wrong at 17 of 20 points.
-    rejects("logical_divide((3,5):(5,1),2:1)", "inadmissible_composition");
+    rejects(
+        "logical_divide((3,5):(5,1),2:1)",
+        "inadmissible_composition",
+    );
 }
 
 #[test]
 fn product_examples() {
-    check("logical_product((2,2):(4,1),(4,2):(2,1))", "((2,2),(4,2)):((4,1),(8,2))");
-    check("logical_product(3:32,(8,8):(8,1))", "(3,((4,2),8)):(32,((8,96),1))");
-    check("logical_product((2,2):(4,1),6:1)", "((2,2),(2,3)):((4,1),(2,8))");
+    check(
+        "logical_product((2,2):(4,1),(4,2):(2,1))",
+        "((2,2),(4,2)):((4,1),(8,2))",
+    );
+    check(
+        "logical_product(3:32,(8,8):(8,1))",
+        "(3,((4,2),8)):(32,((8,96),1))",
+    );
+    check(
+        "logical_product((2,2):(4,1),6:1)",
+        "((2,2),(2,3)):((4,1),(2,8))",
+    );
     check("logical_product(3:1,4)", "(3,4):(1,3)");
-    check("blocked_product((2,5):(5,1),make_layout((3,4)))", "((2,3),(5,4)):((5,10),(1,30))");
-    check("raked_product((2,5):(5,1),make_layout((3,4)))", "((3,2),(4,5)):((10,5),(30,1))");
-    check("tile_to_shape((2,5):(5,1),(8,20))", "((2,4),(5,4)):((5,10),(1,40))");
+    check(
+        "blocked_product((2,5):(5,1),make_layout((3,4)))",
+        "((2,3),(5,4)):((5,10),(1,30))",
+    );
+    check(
+        "raked_product((2,5):(5,1),make_layout((3,4)))",
+        "((3,2),(4,5)):((10,5),(30,1))",
+    );
+    check(
+        "tile_to_shape((2,5):(5,1),(8,20))",
+        "((2,4),(5,4)):((5,10),(1,40))",
+    );
 }
 
 #[test]
@@ -97,7 +151,10 @@ fn inverse_examples() {
 
 #[test]
 fn misc_examples() {
-    check("make_ordered_layout((2,2,2,2),(0,2,3,1))", "(2,2,2,2):(1,4,8,2)");
+    check(
+        "make_ordered_layout((2,2,2,2),(0,2,3,1))",
+        "(2,2,2,2):(1,4,8,2)",
+    );
     check("make_layout((2,1,3))", "(2,1,3):(1,0,2)");
     check("nullspace((7,5,16):(3,1,0))", "16:35");
     check("upcast((4,8):(1,4),2)", "(2,8):(1,2)");

@@ -152,13 +152,7 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 pub(crate) fn filter_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
     let flat: Modes = t
         .leaves()
-        .map(|m| {
-            if m.stride == 0 {
-                Mode::new(1, 0)
-            } else {
-                m
-            }
-        })
+        .map(|m| if m.stride == 0 { Mode::new(1, 0) } else { m })
         .collect();
     match flat.split_last() {
         None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),

@@ -125,9 +125,7 @@ pub(crate) fn collision(f: &[Mode]) -> Option<String> {
     for i in 0..size {
         let v = l.eval(i).ok()?;
         if let Some(j) = seen.insert(v, i) {
-            return Some(format!(
-                "indices {j} and {i} of {l} both map to {v}"
-            ));
+            return Some(format!("indices {j} and {i} of {l} both map to {v}"));
         }
     }
     None

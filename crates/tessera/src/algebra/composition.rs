@@ -130,7 +130,11 @@ fn build_candidate(
     *leaf += 1;
     let (s, d) = (m.shape, m.stride);
     if d == 0 {
-        pieces.push(Piece { r: s, rho: 0, leaf: k });
+        pieces.push(Piece {
+            r: s,
+            rho: 0,
+            leaf: k,
+        });
         out.leaf(Mode::new(s, 0));
         return Ok(());
     }
@@ -189,7 +193,12 @@ enum Witness {
     /// The pieces of a leaf of B do not multiply to its extent.
     Incompatible { leaf: usize, product: i64 },
     /// `A(B(c)) != R(c)` at B's flat coordinate `c`.
-    Point { coord: Vec<i64>, b: i64, ab: i64, r: i64 },
+    Point {
+        coord: Vec<i64>,
+        b: i64,
+        ab: i64,
+        r: i64,
+    },
 }
 
 /// Decides whether `pieces` compute `A ∘ B` (A given by its `coalesce_x` modes `ax`). `None`
@@ -296,7 +305,9 @@ fn enumerate(
     pieces: &[Piece],
     betas: &[i64],
 ) -> Result<Option<Witness>> {
-    let total = pieces.iter().try_fold(1i64, |acc, p| arith::mul(acc, p.r))?;
+    let total = pieces
+        .iter()
+        .try_fold(1i64, |acc, p| arith::mul(acc, p.r))?;
     if total > ENUM_LIMIT {
         return Err(Error::TooLarge {
             op: "composition",
@@ -351,7 +362,9 @@ fn flat_coord(leaves: &[Mode], pieces: &[Piece], x: &[i64]) -> Vec<i64> {
 /// The coarsest layout refining B's shape that computes `A ∘ B`, if one exists: along each leaf
 /// `s:d` of B, `t ↦ A(t·d)` must be a layout function whose pieces multiply to `s`.
 fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>> {
-    let size = leaves.iter().try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+    let size = leaves
+        .iter()
+        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
     if size > ENUM_LIMIT {
         return Ok(None);
     }

@@ -98,9 +98,7 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
             return Err(Error::Divisibility {
                 op: "left_inverse",
                 condition: "d_i % size(result so far) == 0",
-                detail: format!(
-                    "stride {d} of {l} and the {size} indices already inverted"
-                ),
+                detail: format!("stride {d} of {l} and the {size} indices already inverted"),
             });
         }
         let s = d / size;
@@ -110,7 +108,59 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
     }
     let last = *order.last().expect("coalesce gives at least one mode");
     shapes.push(c[last].shape);
-    finish(&shapes, &strides)
+    let r = finish(&shapes, &strides)?;
+    check_quasi_inverse(l, &c, &order, &r)?;
+    Ok(r)
+}
+
+/// Decides `L(R(L(i))) == L(i)` for all `i`. Closed form first: when the non-zero strides, in
+/// increasing order, never overlap (`s_k·d_k <= d_{k+1}`), R reads each coordinate back from its
+/// own mixed-radix digit of `L(i)`, so the postcondition holds. Otherwise the domain is
+/// enumerated (bounded by [`super::composition::ENUM_LIMIT`]).
+fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> Result<()> {
+    let nonzero: SmallVec<[Mode; 16]> = order
+        .iter()
+        .map(|&i| c[i])
+        .filter(|m| m.stride != 0)
+        .collect();
+    let mut overlap = false;
+    for w in nonzero.windows(2) {
+        if arith::mul(w[0].shape, w[0].stride)? > w[1].stride {
+            overlap = true;
+        }
+    }
+    if !overlap {
+        return Ok(());
+    }
+    let n = l.size()?;
+    if n > super::composition::ENUM_LIMIT {
+        return Err(Error::TooLarge {
+            op: "left_inverse",
+            what: format!("the domain of {l} (its strides overlap)"),
+            size: n,
+            bound: super::composition::ENUM_LIMIT,
+        });
+    }
+    for i in 0..n {
+        let li = l.eval(i)?;
+        let back = r.eval(li)?;
+        let again = l.eval(back)?;
+        if again != li {
+            let witness = match super::complement::collision(&c.iter().copied().collect::<Modes>())
+            {
+                Some(w) => w,
+                None => format!("L({i}) = {li}"),
+            };
+            return Err(Error::NonInjective {
+                op: "left_inverse",
+                layout: l.to_string(),
+                witness: format!(
+                    "{witness}; CuTe's quasi-inverse {r} gives L(R(L({i}))) = {again} != {li}"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `nullspace(L)`: the modes of L with stride 0, with their compact column-major strides in L's

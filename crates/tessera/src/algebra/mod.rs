@@ -15,9 +15,7 @@ pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rew
 pub use complement::{complement, complement1, complement_default};
 pub use composition::{composition, composition_tiler};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
-pub use inverse::{
-    left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse,
-};
+pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use product::{
     blocked_product, flat_product, logical_product, make_ordered_layout, raked_product,
     tile_to_shape, tiled_product, zipped_product,
@@ -116,7 +114,10 @@ fn zip2_by(t: TreeRef<'_, Mode>, g: &Tiler) -> Result<(Tree<Mode>, Tree<Mode>)> 
             if t.is_leaf() || t.rank() != 2 {
                 return Err(Error::RankMismatch {
                     op: "zip2_by",
-                    detail: format!("expected a rank-2 (tile, rest) mode, found rank {}", t.rank()),
+                    detail: format!(
+                        "expected a rank-2 (tile, rest) mode, found rank {}",
+                        t.rank()
+                    ),
                 });
             }
             let mut ms = t.modes();
@@ -172,7 +173,11 @@ pub(crate) fn zip_pair(a: &Layout, b: &Layout, op: &'static str) -> Result<Layou
         if b.is_leaf() || a.rank() != b.rank() {
             return Err(Error::RankMismatch {
                 op,
-                detail: format!("cannot zip {a} (rank {}) with {b} (rank {})", a.rank(), b.rank()),
+                detail: format!(
+                    "cannot zip {a} (rank {}) with {b} (rank {})",
+                    a.rank(),
+                    b.rank()
+                ),
             });
         }
         for (x, y) in a.tree().modes().zip(b.tree().modes()) {

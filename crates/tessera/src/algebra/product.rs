@@ -128,7 +128,10 @@ pub fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout>
     Ok(Layout::from_tree(b.finish()))
 }
 
-fn weak_mismatch(shape: crate::layout::TreeRef<'_, i64>, order: crate::layout::TreeRef<'_, i64>) -> Error {
+fn weak_mismatch(
+    shape: crate::layout::TreeRef<'_, i64>,
+    order: crate::layout::TreeRef<'_, i64>,
+) -> Error {
     Error::NotCongruent {
         what: "make_ordered_layout: order must be weakly congruent to shape".into(),
         left: order.to_owned().to_string(),
@@ -212,7 +215,9 @@ pub fn tile_to_shape(block: &Layout, shape: &IntTuple, order: Option<&IntTuple>)
     let padded = pad(block, r);
     let mut product_shape = Vec::with_capacity(r);
     for (bm, tm) in padded.tree().modes().zip(shape.as_ref().modes()) {
-        let bs = bm.leaves().try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+        let bs = bm
+            .leaves()
+            .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
         let ts = crate::layout::product(tm)?;
         if ts % bs != 0 {
             return Err(Error::Divisibility {

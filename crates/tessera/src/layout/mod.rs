@@ -177,7 +177,8 @@ impl Layout {
     ///
     /// Post: `size >= 1`. Errors on overflow.
     pub fn size(&self) -> Result<i64> {
-        self.leaves().try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
+        self.leaves()
+            .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
     }
 
     /// CuTe C++'s `cosize`: `Σ (s_i − 1)·|d_i| + 1`, one past the largest index reached in absolute
@@ -252,10 +253,7 @@ fn crd2idx_ref(c: TreeRef<'_, i64>, l: TreeRef<'_, Mode>) -> Result<i64> {
             if l.is_leaf() {
                 return Err(Error::RankMismatch {
                     op: "crd2idx",
-                    detail: format!(
-                        "tuple coordinate {} for an integer shape",
-                        c.to_owned()
-                    ),
+                    detail: format!("tuple coordinate {} for an integer shape", c.to_owned()),
                 });
             }
             if c.rank() != l.rank() {
@@ -400,7 +398,11 @@ pub fn slice(coord: &SliceCoord, layout: &Layout) -> Result<Layout> {
     }
 }
 
-fn slice_into(c: TreeRef<'_, Option<i64>>, l: TreeRef<'_, Mode>, b: &mut Builder<Mode>) -> Result<()> {
+fn slice_into(
+    c: TreeRef<'_, Option<i64>>,
+    l: TreeRef<'_, Mode>,
+    b: &mut Builder<Mode>,
+) -> Result<()> {
     if l.is_leaf() || c.rank() != l.rank() {
         return Err(Error::RankMismatch {
             op: "slice",

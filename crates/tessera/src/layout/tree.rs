@@ -184,11 +184,15 @@ impl<'a, T: Copy> TreeRef<'a, T> {
     /// `true` when `self` and `other` have the same tree profile.
     pub fn congruent<U: Copy>(self, other: TreeRef<'_, U>) -> bool {
         self.nodes.len() == other.nodes.len()
-            && self.nodes.iter().zip(other.nodes).all(|(a, b)| match (a, b) {
-                (Node::Leaf(_), Node::Leaf(_)) => true,
-                (Node::Tuple { len: l1, .. }, Node::Tuple { len: l2, .. }) => l1 == l2,
-                _ => false,
-            })
+            && self
+                .nodes
+                .iter()
+                .zip(other.nodes)
+                .all(|(a, b)| match (a, b) {
+                    (Node::Leaf(_), Node::Leaf(_)) => true,
+                    (Node::Tuple { len: l1, .. }, Node::Tuple { len: l2, .. }) => l1 == l2,
+                    _ => false,
+                })
     }
 }
 

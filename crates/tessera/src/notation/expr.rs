@@ -173,9 +173,9 @@ impl Args<'_> {
             .ok_or_else(|| self.type_err(i, "an integer or a tuple of integers"))
     }
     fn tiler(&self, i: usize) -> Result<Tiler> {
-        self.get(i)
-            .to_tiler()
-            .ok_or_else(|| self.type_err(i, "a tiler (a layout, an integer, `_` or a tuple of them)"))
+        self.get(i).to_tiler().ok_or_else(|| {
+            self.type_err(i, "a tiler (a layout, an integer, `_` or a tuple of them)")
+        })
     }
     fn layout_or_tuple(&self, i: usize) -> Result<Layout> {
         match self.get(i) {
@@ -191,11 +191,20 @@ impl Args<'_> {
 /// The names of every function of the expression language.
 pub const FUNCTIONS: &[(&str, &str)] = &[
     ("coalesce", "coalesce(L) | coalesce(L, profile)"),
-    ("coalesce_trace", "coalesce_trace(L): seed II's rewrite steps"),
+    (
+        "coalesce_trace",
+        "coalesce_trace(L): seed II's rewrite steps",
+    ),
     ("filter", "filter(L) | filter(L, profile)"),
-    ("composition", "composition(A, B): B a layout, integer, shape or by-mode tiler"),
+    (
+        "composition",
+        "composition(A, B): B a layout, integer, shape or by-mode tiler",
+    ),
     ("complement", "complement(A) | complement(A, cotarget)"),
-    ("complement1", "complement1(N, d, M): seed III's rank-1 complement"),
+    (
+        "complement1",
+        "complement1(N, d, M): seed III's rank-1 complement",
+    ),
     ("right_inverse", "right_inverse(L)"),
     ("left_inverse", "left_inverse(L)"),
     ("logical_divide", "logical_divide(A, tiler)"),
@@ -208,8 +217,14 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("flat_product", "flat_product(A, tiler)"),
     ("blocked_product", "blocked_product(A, B)"),
     ("raked_product", "raked_product(A, B)"),
-    ("tile_to_shape", "tile_to_shape(L, shape) | tile_to_shape(L, shape, order)"),
-    ("make_layout", "make_layout(shape) | make_layout(shape, stride)"),
+    (
+        "tile_to_shape",
+        "tile_to_shape(L, shape) | tile_to_shape(L, shape, order)",
+    ),
+    (
+        "make_layout",
+        "make_layout(shape) | make_layout(shape, stride)",
+    ),
     ("make_ordered_layout", "make_ordered_layout(shape, order)"),
     ("upcast", "upcast(L, N)"),
     ("downcast", "downcast(L, N)"),
@@ -301,8 +316,8 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 _ => algebra::nullspace(&l),
             })
         }
-        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide"
-        | "logical_product" | "zipped_product" | "tiled_product" | "flat_product" => {
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
+        | "zipped_product" | "tiled_product" | "flat_product" => {
             arity(name, n, &[2], "2")?;
             let (l, t) = (a.layout(0)?, a.tiler(1)?);
             lay(match name {
@@ -411,9 +426,9 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             };
             let idx = usize::try_from(i).map_err(|_| bad())?;
             match a.get(0) {
-                Value::Layout(l) if idx < l.rank() => Ok(Value::Layout(
-                    l.mode_at(idx).ok_or_else(bad)?,
-                )),
+                Value::Layout(l) if idx < l.rank() => {
+                    Ok(Value::Layout(l.mode_at(idx).ok_or_else(bad)?))
+                }
                 Value::Tuple(items) => items.get(idx).cloned().ok_or_else(bad),
                 Value::Int(v) if idx == 0 => Ok(Value::Int(*v)),
                 _ => Err(bad()),
@@ -459,4 +474,3 @@ fn int_tuple_value(t: &IntTuple) -> Value {
     }
     go(t.as_ref())
 }
-

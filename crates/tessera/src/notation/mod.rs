@@ -72,7 +72,9 @@ impl Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_tree(f, self.tree(), ",", false, &|w, m| write!(w, "{}", m.shape))?;
         f.write_char(':')?;
-        write_tree(f, self.tree(), ",", false, &|w, m| write!(w, "{}", m.stride))
+        write_tree(f, self.tree(), ",", false, &|w, m| {
+            write!(w, "{}", m.stride)
+        })
     }
 }
 
@@ -84,9 +86,13 @@ impl Display for Layout {
 /// ```
 pub fn pycute(l: &Layout) -> String {
     let mut s = String::new();
-    let _ = write_tree(&mut s, l.tree(), ", ", true, &|w, m| write!(w, "{}", m.shape));
+    let _ = write_tree(&mut s, l.tree(), ", ", true, &|w, m| {
+        write!(w, "{}", m.shape)
+    });
     s.push(':');
-    let _ = write_tree(&mut s, l.tree(), ", ", true, &|w, m| write!(w, "{}", m.stride));
+    let _ = write_tree(&mut s, l.tree(), ", ", true, &|w, m| {
+        write!(w, "{}", m.stride)
+    });
     s
 }
 

@@ -136,7 +136,11 @@ impl Parser<'_> {
             self.pos += 1;
             Ok(())
         } else {
-            Err(self.error(format!("expected `{}`, found {}", c as char, self.describe())))
+            Err(self.error(format!(
+                "expected `{}`, found {}",
+                c as char,
+                self.describe()
+            )))
         }
     }
 
@@ -199,7 +203,10 @@ impl Parser<'_> {
                 if matches!(self.s.get(self.pos), Some(b'0'..=b'9')) {
                     self.int(true, col)
                 } else {
-                    Err(self.error(format!("expected digits after `-`, found {}", self.describe())))
+                    Err(self.error(format!(
+                        "expected digits after `-`, found {}",
+                        self.describe()
+                    )))
                 }
             }
             b'_' => {
@@ -233,10 +240,8 @@ impl Parser<'_> {
                             break;
                         }
                         _ => {
-                            return Err(self.error(format!(
-                                "expected `,` or `)`, found {}",
-                                self.describe()
-                            )))
+                            return Err(self
+                                .error(format!("expected `,` or `)`, found {}", self.describe())))
                         }
                     }
                 }
