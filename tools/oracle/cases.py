@@ -434,6 +434,24 @@ def random_cases(seed=20261123):
             b = Lay(s, g.stride(s, scale_p=0.1)) if i % 4 else a
             add(op, a, b)
 
+    # negative strides ("BETA" in CuTe): composition, complement, inverses, divide
+    for i in range(14):
+        A = g.layout(neg_p=1.0, max_size=128, rank_hi=2)
+        if i % 2:
+            B = g.small_layout(max_size=16, neg_p=0.6, scale_p=0.3)
+        else:
+            B = g.divisor(size(A))
+        add("composition", A, B)
+    for i in range(5):
+        add("complement", g.layout(neg_p=1.0, max_size=32, rank_hi=2))
+    for i in range(5):
+        add("right_inverse", g.layout(neg_p=1.0, max_size=64))
+    for i in range(5):
+        add("left_inverse", g.layout(neg_p=1.0, max_size=64))
+    for i in range(5):
+        A = g.layout(neg_p=1.0, max_size=128, rank_hi=2)
+        add("logical_divide", A, g.tiler_for(A))
+
     # accessors
     for op in ("size", "cosize", "rank", "depth", "flatten"):
         for i in range(8):

@@ -299,6 +299,7 @@ def main():
     seen, cases = set(), []
     for src, op, args in allc:
         e = f"{op}(" + ",".join(expr(a) for a in args) + ")"
+        assert casemod.parse_call(e) == (op, list(args)), e  # the committed text parses back exactly
         if e in seen:
             continue
         seen.add(e)
