@@ -142,7 +142,9 @@ proptest! {
         if let Ok(r) = algebra::left_inverse(&l) {
             for i in 0..size(&l) {
                 let li = eval(&l, i);
-                prop_assert_eq!(eval(&l, eval(&r, li)), li, "L={} R={}", l, r);
+                let back = eval(&r, li);
+                prop_assert!((0..size(&l)).contains(&back), "L={} R={}: R({}) = {} is outside L's domain", l, r, li, back);
+                prop_assert_eq!(eval(&l, back), li, "L={} R={}", l, r);
             }
         }
     }

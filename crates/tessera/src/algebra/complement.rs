@@ -88,6 +88,12 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<La
         rest = arith::mul(rest, arith::ceil_div(s, b))?;
         b = arith::ceil_div(b, s);
     }
+    // CuTe's fold can fall short of the cotarget when a mode of the shape is not divisible (e.g.
+    // `(22,2,2)` against stride 24 gives 2 instead of 4); the complement must still cover it.
+    let size = crate::layout::product(cotarget.as_ref())?;
+    if arith::mul(rest, last_stride)? < size {
+        rest = arith::ceil_div(size, last_stride);
+    }
     out.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
     let (last, init) = out.split_last().expect("non-empty");
     Ok(from_modes(&bw_coalesce(init, *last)?))

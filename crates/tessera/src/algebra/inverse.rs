@@ -69,7 +69,8 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// Pre: strides ≥ 0; the *left-inverse divisibility condition*: walking the modes by increasing
 /// non-zero stride, each stride is divisible by the product of the shapes generated so far
 /// ([`Error::Divisibility`] otherwise).
-/// Post: `L(R(L(i))) == L(i)` for all `0 <= i < size(L)`.
+/// Post: for all `0 <= i < size(L)`, `R(L(i))` lies in `[0, size(L))` and `L(R(L(i))) == L(i)`
+/// (when L's strides overlap this is checked, and a failure is [`Error::NonInjective`]).
 ///
 /// ```
 /// let l: tessera::Layout = "(8,4):(4,1)".parse().unwrap();
@@ -113,7 +114,7 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
     Ok(r)
 }
 
-/// Decides `L(R(L(i))) == L(i)` for all `i`. Closed form first: when the non-zero strides, in
+/// Decides `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain, for all `i`. Closed form first: when the non-zero strides, in
 /// increasing order, never overlap (`s_k·d_k <= d_{k+1}`), R reads each coordinate back from its
 /// own mixed-radix digit of `L(i)`, so the postcondition holds. Otherwise the domain is
 /// enumerated (bounded by [`super::composition::ENUM_LIMIT`]).
@@ -145,7 +146,7 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> R
         let li = l.eval(i)?;
         let back = r.eval(li)?;
         let again = l.eval(back)?;
-        if again != li {
+        if again != li || !(0..n).contains(&back) {
             let witness = match super::complement::collision(&c.iter().copied().collect::<Modes>())
             {
                 Some(w) => w,

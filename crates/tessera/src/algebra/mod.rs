@@ -144,16 +144,21 @@ pub(crate) fn tile_unzip(l: &Layout, tiler: &Tiler) -> Result<Layout> {
 pub(crate) fn flat_arrangement(z: &Layout, flat: bool) -> Layout {
     let mut b = Builder::new();
     b.open();
+    // CuTe slices with `repeat<R>(_)`, which is a bare `_` (keep the mode whole) when R == 1.
     let mut modes = z.tree().modes();
     if let Some(z0) = modes.next() {
-        if flat {
+        if flat && z0.rank() > 1 {
             b.push_modes(z0);
         } else {
             b.push(z0);
         }
     }
     for rest in modes {
-        b.push_modes(rest);
+        if rest.rank() > 1 {
+            b.push_modes(rest);
+        } else {
+            b.push(rest);
+        }
     }
     b.close();
     Layout::from_tree(b.finish())
