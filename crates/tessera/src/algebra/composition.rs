@@ -163,9 +163,7 @@ fn build_candidate(
         }
     }
     let tail = Mode::new(rest_shape, arith::mul(rest_stride, last.stride)?);
-    if result.is_empty() {
-        result.push(tail);
-    } else if rest_shape != 1 {
+    if result.is_empty() || rest_shape != 1 {
         result.push(tail);
     }
     for p in &result {

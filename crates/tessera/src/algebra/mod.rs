@@ -25,6 +25,8 @@ use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
 use crate::obligation::{arith, Error, Result};
 
 /// A tiler: what divides and products (and composition) accept as their second argument.
+// Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tiler {
     /// A layout, used as a 1-D function.

@@ -8,6 +8,8 @@ use crate::layout::{self, IntTuple, Layout, SliceCoord, Tree};
 use crate::obligation::{Error, Result};
 
 /// The value of an expression.
+// Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// An integer.

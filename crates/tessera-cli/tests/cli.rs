@@ -1,0 +1,178 @@
+//! End-to-end tests of the `tessera` binary.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn tessera(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    {
+        let mut input = child.stdin.take().expect("stdin");
+        if let Some(text) = stdin {
+            input.write_all(text.as_bytes()).expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("waits");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn eval_prints_the_value() {
+    let (code, out, _) = tessera(&["eval", "composition(20:2,(5,4):(4,1))"], None);
+    assert_eq!((code, out.as_str()), (0, "(5,4):(8,2)\n"));
+    let (code, out, _) = tessera(
+        &["eval", "--pycute", "logical_divide((4,2,3):(2,1,8),4:2)"],
+        None,
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "((2, 2), (2, 3)):((4, 1), (2, 8))\n")
+    );
+    let (code, out, _) = tessera(&["eval", "size((4,(2,3)))"], None);
+    assert_eq!((code, out.trim()), (0, "24"));
+}
+
+#[test]
+fn eval_failure_is_a_diagnostic_and_exit_1() {
+    let (code, out, err) = tessera(&["eval", "composition((4,6,8):(2,3,5),6:3)"], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.starts_with("error[inadmissible_composition]:"), "{err}");
+    let (code, _, err) = tessera(&["eval", "coalesce((2,3):(1,2)"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("parse error at column 21"), "{err}");
+    assert!(
+        err.contains("  | coalesce((2,3):(1,2)\n  |                     ^"),
+        "{err}"
+    );
+}
+
+#[test]
+fn batch_answers_every_line_in_order() {
+    let input = concat!(
+        "{\"id\": 1, \"expr\": \"coalesce((2,(1,6)):(1,(6,2)))\"}\n",
+        "not json at all\n",
+        "\n",
+        "{\"id\": \"x\", \"expr\": \"complement((2,2):(1,1))\"}\n",
+        "{\"id\": [3], \"nope\": 1}\n",
+        "{\"id\": 4, \"expr\": \"complement(4:2,24)\"}\n",
+    );
+    let (code, out, _) = tessera(&["batch"], Some(input));
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each output line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0], serde_json::json!({"id": 1, "ok": "12:1"}));
+    assert_eq!(lines[1]["error"]["code"], "bad_request");
+    assert_eq!(lines[2]["id"], "x");
+    assert_eq!(lines[2]["error"]["code"], "non_injective");
+    assert!(lines[2]["error"]["suggestions"].is_array());
+    assert_eq!(lines[3]["id"], serde_json::json!([3]));
+    assert_eq!(lines[3]["error"]["code"], "bad_request");
+    assert_eq!(lines[4], serde_json::json!({"id": 4, "ok": "(2,3):(1,8)"}));
+}
+
+#[test]
+fn batch_survives_hostile_input() {
+    let mut input = String::new();
+    let pieces = [
+        "(",
+        ")",
+        ":",
+        ",",
+        "_",
+        "-",
+        "9",
+        "99999999999999999999",
+        "composition",
+        "coalesce",
+        "(2,2)",
+        "0",
+        "\u{00e9}",
+        "\"",
+        "\\",
+        "{",
+        "}",
+    ];
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    for i in 0..400 {
+        let mut e = String::new();
+        for _ in 0..(i % 13) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            e.push_str(pieces[(x % pieces.len() as u64) as usize]);
+        }
+        input.push_str(&serde_json::json!({"id": i, "expr": e}).to_string());
+        input.push('\n');
+    }
+    input.push_str(&"(".repeat(100_000));
+    input.push('\n');
+    let (code, out, _) = tessera(&["batch"], Some(&input));
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 401);
+    let (code, _, err) = tessera(&["eval", &"(".repeat(100_000)], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("nesting deeper"),
+        "{}",
+        &err[..200.min(err.len())]
+    );
+}
+
+#[test]
+fn show_prints_cute_tables() {
+    let (code, out, _) = tessera(&["show", "(2,(2,2)):(4,(2,1))"], None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        concat!(
+            "(2,(2,2)):(4,(2,1))\n",
+            "      0   1   2   3 \n",
+            "    +---+---+---+---+\n",
+            " 0  | 0 | 2 | 1 | 3 |\n",
+            "    +---+---+---+---+\n",
+            " 1  | 4 | 6 | 5 | 7 |\n",
+            "    +---+---+---+---+\n",
+        )
+    );
+    let (code, _, err) = tessera(&["show", "8:1"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("rank 2"), "{err}");
+}
+
+#[test]
+fn tour_walks_the_seeds_and_checks_its_claims() {
+    let (code, out, _) = tessera(&["tour"], None);
+    assert_eq!(code, 0);
+    // Each value printed by the tour is the library's own answer.
+    for expr in [
+        "complement1(4,2,24)",
+        "zipped_divide((4096,4096):(4096,1),(128,64))",
+        "tile_to_shape((8,64):(64,1),(128,64))",
+    ] {
+        let v = tessera::notation::eval(expr).unwrap().to_string();
+        assert!(
+            out.contains(&format!("  {expr}\n    = {v}\n")),
+            "{expr} = {v} missing"
+        );
+    }
+    assert!(out.contains("is a bijection onto [0,24): true"));
+    assert!(out.contains("0 mismatches"));
+    assert!(out.contains("error[divisibility]"));
+    assert!(
+        !out.contains(": false"),
+        "a check in the tour failed:\n{out}"
+    );
+}
