@@ -182,7 +182,10 @@ fn deliberate_differences() {
     // Row 8.
     rejects("left_inverse(4:-1)", "divisibility");
     // Row 9: `_` in a zipped tiler keeps the mode as the rest.
-    check("zipped_divide((4,6):(1,4),(2,_))", "((2,1),(2,6)):((1,0),(2,4))");
+    check(
+        "zipped_divide((4,6):(1,4),(2,_))",
+        "((2,1),(2,6)):((1,0),(2,4))",
+    );
     // Row 2: CuTe's weak check rejects, but a correct layout exists.
     check("logical_product((2):(2),(2:3))", "((2,2)):((2,5))");
     // Row 11: overflow is an error.
