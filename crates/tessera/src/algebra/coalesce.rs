@@ -160,7 +160,16 @@ pub(crate) fn filter_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
     }
 }
 
-/// `filter(L, profile)`: [`filter`] at the terminals of `profile`.
+/// `filter(L, profile)`: [`filter`] at the terminals of `profile`; modes past the profile are
+/// kept.
+///
+/// Pre: `rank(profile) <= rank(L)`. Post: each filtered mode has the image of the original mode.
+///
+/// ```
+/// let l: tessera::Layout = "((2,3),(4,5)):((0,1),(3,0))".parse().unwrap();
+/// let p: tessera::layout::IntTuple = "(1,1)".parse().unwrap();
+/// assert_eq!(tessera::algebra::filter_by(&l, &p).unwrap().to_string(), "(3,4):(1,3)");
+/// ```
 pub fn filter_by(l: &Layout, profile: &IntTuple) -> Result<Layout> {
     by_profile(l, profile, "filter", &|m| filter(m))
 }
