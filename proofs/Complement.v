@@ -156,7 +156,7 @@ Proof.
   simpl. rewrite !Nat.sub_0_r. nia.
 Qed.
 
-(** The theorem.  Hypotheses: [N * d | M] as in the seed, plus [M >= 1]
+(** The theorem.  Preconditions: [N * d | M] as in the seed, plus [M >= 1]
     (see [complement1_shape]). *)
 Theorem complement1_tiles : forall N d M, 0 < M -> Nat.divide (N * d) M ->
   let C := tiled N d M in
