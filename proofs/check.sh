@@ -40,7 +40,7 @@ n=0
 for f in $files; do
   mod="${f%.v}"
   echo "From Tessera Require $mod." >> "$gen"
-  for name in $(grep -oE '^[[:space:]]*(Theorem|Lemma|Corollary|Proposition|Fact|Remark|Example)[[:space:]]+[A-Za-z_][A-Za-z0-9_'"'"']*[[:space:]]*:' "$f" | awk '{print $2}' | tr -d ':'); do
+  for name in $(grep -oE '^[[:space:]]*(Theorem|Lemma|Corollary|Proposition|Fact|Remark|Example)[[:space:]]+[A-Za-z_][A-Za-z0-9_'"'"']*([[:space:]]|:|\(|$)' "$f" | awk '{print $2}' | sed 's/[:(].*$//'); do
     echo "Print Assumptions Tessera.$mod.$name." >> "$gen"
     n=$((n + 1))
   done
