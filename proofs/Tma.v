@@ -212,3 +212,175 @@ Proof.
   - apply tma_fttc_1d; [unfold dim_ok; simpl; lia|].
     intros [_ [_ Hnd]]. apply Hnd. exists 2. reflexivity.
 Qed.
+
+(** ** All dimensions (the statement nvFuser makes)
+
+    A TMA of rank [n] has one [(S, B, e)] per dimension; a tile element is a
+    point per dimension; it is valid iff valid in every dimension; the
+    hardware writes the tensor's value iff every global coordinate is inside
+    the tensor.  The software predicate sees the visible indices [(c, s)] of
+    all dimensions. *)
+
+Fixpoint all_in_range (ds : list dim) (pts : list point) : Prop :=
+  match ds, pts with
+  | [], [] => True
+  | d :: ds', p :: pts' => in_range d p /\ all_in_range ds' pts'
+  | _, _ => False
+  end.
+
+Fixpoint validb_n (ds : list dim) (pts : list point) : bool :=
+  match ds, pts with
+  | d :: ds', p :: pts' => validb d p && validb_n ds' pts'
+  | _, _ => true
+  end.
+
+Fixpoint hw_inb_n (ds : list dim) (pts : list point) : bool :=
+  match ds, pts with
+  | d :: ds', p :: pts' => hw_inb d p && hw_inb_n ds' pts'
+  | _, _ => true
+  end.
+
+Fixpoint global_index_n (ds : list dim) (pts : list point) : list nat :=
+  match ds, pts with
+  | d :: ds', p :: pts' => global_index d p :: global_index_n ds' pts'
+  | _, _ => []
+  end.
+
+Definition visible (p : point) : nat * nat := (pc p, ps p).
+
+Definition smem (ds : list dim) (P : list (nat * nat) -> bool) (data : list nat -> nat)
+    (pts : list point) : nat :=
+  if P (map visible pts)
+  then (if hw_inb_n ds pts then data (global_index_n ds pts) else 0)
+  else 0.
+
+Definition expected (ds : list dim) (data : list nat -> nat) (pts : list point) : nat :=
+  if validb_n ds pts then data (global_index_n ds pts) else 0.
+
+Definition strongly_correct (ds : list dim) (P : list (nat * nat) -> bool) : Prop :=
+  forall data pts, all_in_range ds pts -> smem ds P data pts = expected ds data pts.
+
+Definition weakly_correct (ds : list dim) (P : list (nat * nat) -> bool) : Prop :=
+  forall data pts, all_in_range ds pts -> validb_n ds pts = true ->
+    smem ds P data pts = data (global_index_n ds pts).
+
+Fixpoint fttc_pred_n (ds : list dim) (vis : list (nat * nat)) : bool :=
+  match ds, vis with
+  | d :: ds', (c, s) :: vis' => fttc_pred d c s && fttc_pred_n ds' vis'
+  | _, _ => true
+  end.
+
+Lemma valid_hw_n : forall ds pts, validb_n ds pts = true -> hw_inb_n ds pts = true.
+Proof.
+  induction ds as [|d ds IH]; intros [|p pts] H; simpl in *; try reflexivity.
+  apply andb_true_iff in H. destruct H as [H1 H2].
+  unfold validb in H1. apply andb_true_iff in H1. destruct H1 as [_ H1].
+  unfold hw_inb. rewrite H1, (IH pts H2). reflexivity.
+Qed.
+
+Theorem tma_weak_correctness_n : forall ds, weakly_correct ds (fun _ => true).
+Proof.
+  intros ds data pts _ Hv. unfold smem. rewrite (valid_hw_n ds pts Hv). reflexivity.
+Qed.
+
+Lemma pred_n_false : forall ds pts, all_in_range ds pts ->
+  fttc_pred_n ds (map visible pts) = false -> validb_n ds pts = false.
+Proof.
+  induction ds as [|d ds IH]; intros [|p pts] Hr H; simpl in *; try discriminate; try contradiction.
+  destruct Hr as [Hr1 Hr].
+  apply andb_false_iff in H. apply andb_false_iff.
+  destruct H as [H|H]; [left | right; apply IH; assumption].
+  apply first_hole_all_holes. destruct p; exact H.
+Qed.
+
+Lemma pred_n_true : forall ds pts, Forall dim_ok ds ->
+  Forall (fun d => ~ fttc_violated d) ds -> all_in_range ds pts ->
+  fttc_pred_n ds (map visible pts) = true -> validb_n ds pts = false ->
+  hw_inb_n ds pts = false.
+Proof.
+  induction ds as [|d ds IH]; intros [|p pts] Hok Hnv Hr Hp Hv; simpl in *;
+    try discriminate; try contradiction.
+  inversion Hok as [|? ? Hok1 Hok']; subst. inversion Hnv as [|? ? Hnv1 Hnv']; subst.
+  destruct Hr as [Hr1 Hr].
+  apply andb_true_iff in Hp. destruct Hp as [Hp1 Hp].
+  apply andb_false_iff in Hv. apply andb_false_iff.
+  destruct Hv as [Hv|Hv]; [left | right; apply IH; assumption].
+  apply holes_out_of_tensor; try assumption; destruct p; exact Hp1.
+Qed.
+
+Lemma fttc_pred_n_correct : forall ds, Forall dim_ok ds ->
+  Forall (fun d => ~ fttc_violated d) ds -> strongly_correct ds (fttc_pred_n ds).
+Proof.
+  intros ds Hok Hnv data pts Hr. unfold smem, expected.
+  destruct (fttc_pred_n ds (map visible pts)) eqn:Hp.
+  - destruct (validb_n ds pts) eqn:Hv.
+    + rewrite (valid_hw_n ds pts Hv). reflexivity.
+    + rewrite (pred_n_true ds pts Hok Hnv Hr Hp Hv). reflexivity.
+  - rewrite (pred_n_false ds pts Hr Hp). reflexivity.
+Qed.
+
+(** Every other dimension at its origin. *)
+Definition origin (_ : dim) : point := Pt 0 0 0.
+
+Lemma origin_ok : forall d, dim_ok d ->
+  in_range d (origin d) /\ validb d (origin d) = true /\ hw_inb d (origin d) = true.
+Proof.
+  intros [S B e] Hok. unfold dim_ok, in_range, origin, validb, hw_inb,
+    global_index, box_index in *. simpl in *.
+  repeat split.
+  - apply (cdiv_spec S B ltac:(lia)). lia.
+  - lia.
+  - apply (cdiv_spec B e ltac:(lia)). lia.
+  - apply andb_true_iff. split; apply Nat.ltb_lt; lia.
+  - apply Nat.ltb_lt. lia.
+Qed.
+
+Lemma embed_facts : forall pre post d p, Forall dim_ok (pre ++ d :: post) ->
+  (all_in_range (pre ++ d :: post) (map origin pre ++ p :: map origin post) <-> in_range d p) /\
+  validb_n (pre ++ d :: post) (map origin pre ++ p :: map origin post) = validb d p /\
+  hw_inb_n (pre ++ d :: post) (map origin pre ++ p :: map origin post) = hw_inb d p /\
+  map visible (map origin pre ++ p :: map origin post) =
+    map (fun _ => (0, 0)) pre ++ visible p :: map (fun _ => (0, 0)) post.
+Proof.
+  intros pre post d p Hok.
+  assert (Post : Forall dim_ok post ->
+            all_in_range post (map origin post) /\ validb_n post (map origin post) = true /\
+            hw_inb_n post (map origin post) = true).
+  { clear. induction post as [|d' post IH]; intros H; simpl; [repeat split|].
+    inversion H as [|x l Ho1 Ho2]; subst. destruct (origin_ok d' Ho1) as [A [B C]].
+    destruct (IH Ho2) as [A' [B' C']]. rewrite B, B', C, C'. exact (conj (conj A A') (conj eq_refl eq_refl)). }
+  induction pre as [|d' pre IH]; simpl in *.
+  - inversion Hok as [|? ? H1 H2]; subst. destruct (Post H2) as [A [B C]].
+    rewrite B, C, !andb_true_r, !map_map.
+    split; [tauto|]. split; [reflexivity|]. split; reflexivity.
+  - inversion Hok as [|? ? H1 H2]; subst. destruct (IH H2) as [A [B [C D]]].
+    destruct (origin_ok d' H1) as [A' [B' C']].
+    rewrite B, C, B', C', D.
+    split; [tauto|]. split; [reflexivity|]. split; reflexivity.
+Qed.
+
+(** The fundamental theorem of TMA correctness (nvFuser's Theorem 6):
+    for a TMA whose dimensions all have positive size, box and element
+    stride, a predicate on the visible indices that makes the schedule
+    strongly correct (every hole zero, every valid item its value) exists
+    iff no dimension has [e < B < S] with [e] not dividing [B]. *)
+Theorem tma_fttc : forall ds, Forall dim_ok ds ->
+  ((exists P, strongly_correct ds P) <-> ~ (exists d, In d ds /\ fttc_violated d)).
+Proof.
+  intros ds Hok. split.
+  - intros [P HP] [d [Hin Hv]].
+    apply in_split in Hin. destruct Hin as [pre [post ->]].
+    assert (Hd : dim_ok d) by (rewrite Forall_forall in Hok; apply Hok, in_elt).
+    destruct (fttc_witness d Hd Hv) as [R0 [Rq [V0 [Vq Iq]]]].
+    set (r := boxsize d mod estride d) in *. set (q := boxsize d / estride d) in *.
+    destruct (embed_facts pre post d (Pt 0 r 0) Hok) as [A0 [B0 [_ D0]]].
+    destruct (embed_facts pre post d (Pt 0 r q) Hok) as [Aq [Bq [Cq Dq]]].
+    pose proof (HP (fun _ => 1) _ (proj2 A0 R0)) as H0.
+    pose proof (HP (fun _ => 1) _ (proj2 Aq Rq)) as Hq.
+    unfold smem, expected in H0, Hq.
+    rewrite B0, V0, D0 in H0. rewrite Bq, Vq, Cq, Iq, Dq in Hq.
+    unfold visible in H0, Hq. simpl in H0, Hq.
+    destruct (P _); discriminate.
+  - intros Hnv. exists (fttc_pred_n ds). apply fttc_pred_n_correct; [assumption|].
+    apply Forall_forall. intros d Hin Hv. apply Hnv. exists d. split; assumption.
+Qed.
