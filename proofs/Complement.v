@@ -186,3 +186,10 @@ Proof.
     exists i. split; [lia|]. unfold eval_idx. rewrite Hdi. exact Hev.
   - apply complement1_disjoint; assumption.
 Qed.
+
+(** Why [M >= 1] is needed: for [M = 0], [N * d | 0] holds for all [N, d],
+    yet the tiled layout has size 0 and CuTe's cosize [L(size - 1) + 1] is 1,
+    so the seed's [C.cosize = M] fails. *)
+Theorem complement1_tiles_needs_M_pos :
+  Nat.divide (1 * 1) 0 /\ size (tiled 1 1 0) = 0 /\ cosize (tiled 1 1 0) = 1.
+Proof. split; [exists 0; reflexivity | split; reflexivity]. Qed.
