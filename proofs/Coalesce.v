@@ -4,7 +4,9 @@
     its termination, the soundness of each rule, and the soundness of the
     normal form.  Rule order: see [coalesce_any_order_same_function] (every
     rule order yields a normal form computing the same function) and
-    [coalesce_not_syntactically_confluent] (but not always the same list). *)
+    [coalesce_not_syntactically_confluent] (but not always the same list);
+    Confluence.v proves that this counterexample is the only kind: normal
+    forms are unique up to the stride of a lone unit mode. *)
 
 From Coq Require Import Arith Lia List.
 Import ListNotations.
