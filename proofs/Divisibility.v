@@ -356,3 +356,42 @@ Proof.
   split; [reflexivity|]. split; [reflexivity|].
   intros [E _]. discriminate.
 Qed.
+
+(** ** Supporting facts used around Theorems 1 and 5 *)
+
+(** The heart of Theorem 1's lower bound (via 2.14 and 2.15 in the seed):
+    dividing the rebuilt split input by the inner extent gives back the
+    outer index, and the remainder is the inner index, i.e. merge undoes
+    split. *)
+Theorem split_then_merge_identity : forall n2 i1 i2, 0 < n2 -> in_bound i2 n2 ->
+  merge_outer_index n2 (split_in_index n2 i1 i2) = i1 /\
+  merge_inner_index n2 (split_in_index n2 i1 i2) = i2.
+Proof.
+  intros n2 i1 i2 Hn H. unfold in_bound, merge_outer_index, merge_inner_index,
+    split_in_index in *.
+  split; [apply (ediv_of _ _ _ i2) | apply (emod_of _ _ i1)]; try lia.
+Qed.
+
+(** Split-split rotation (nvFuser iterdomain.md, Theorem 2.1):
+    [InnerSplit(m)[0] o InnerSplit(n) = InnerSplit(n)[1] o InnerSplit(m*n)],
+    for any extent (divisible or not) and any index.  Forward index maps:
+    left [(i/n/m, (i/n)%m, i%n)], right [(i/(mn), (i%(mn))/n, (i%(mn))%n)];
+    extents: left [cdiv(cdiv(N,n),m), m, n], right [cdiv(N, mn), m, n]. *)
+Theorem split_split_rotation : forall N n m i, 0 < n -> 0 < m ->
+  ceil_div (ceil_div N n) m = ceil_div N (m * n) /\
+  ediv (ediv i n) m = ediv i (m * n) /\
+  emod (ediv i n) m = ediv (emod i (m * n)) n /\
+  emod i n = emod (emod i (m * n)) n.
+Proof.
+  intros N n m i Hn Hm.
+  rewrite (Z.mul_comm m n).
+  destruct (idiv_2_11_2_12 i n m Hn) as [E1 E2].
+  unfold ceil_div. pos_div; try nia.
+  repeat rewrite ediv_pos in E1 by nia. repeat rewrite ediv_pos in E2 by nia.
+  repeat rewrite emod_pos in E2 by nia.
+  repeat split.
+  - Z.div_mod_to_equations. nia.
+  - symmetry. exact E1.
+  - rewrite E2. apply Z.div_unique with (i mod n); [left; apply Z.mod_pos_bound; lia|]. ring.
+  - rewrite E2. apply Z.mod_unique with ((i / n) mod m); [left; apply Z.mod_pos_bound; lia|]. ring.
+Qed.
