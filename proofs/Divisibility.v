@@ -395,3 +395,55 @@ Proof.
   - rewrite E2. apply Z.div_unique with (i mod n); [left; apply Z.mod_pos_bound; lia|]. ring.
   - rewrite E2. apply Z.mod_unique with ((i / n) mod m); [left; apply Z.mod_pos_bound; lia|]. ring.
 Qed.
+
+(** ** The XOR swizzle on a power-of-two extent
+
+    nvFuser's XOR swizzle [(x, y) -> (x, x ^ y)] requires [size_x = size_y];
+    for a power-of-two size it keeps Y in bound and is a bijection of the Y
+    range (it is its own inverse). *)
+
+Lemma xor_swizzle_involutive : forall x y, xor_swizzle x (xor_swizzle x y) = y.
+Proof.
+  intros x y. unfold xor_swizzle.
+  rewrite <- Z.lxor_assoc, Z.lxor_nilpotent, Z.lxor_0_l. reflexivity.
+Qed.
+
+Lemma log2_below : forall a k, 0 <= k -> in_bound a (2 ^ k) -> 0 < k \/ a = 0.
+Proof.
+  intros a k Hk [H0 H1]. destruct (Z.eq_dec k 0) as [->|Hk0]; [right; simpl in H1; lia | left; lia].
+Qed.
+
+Theorem xor_swizzle_inbound : forall k x y, 0 <= k ->
+  in_bound x (2 ^ k) -> in_bound y (2 ^ k) -> in_bound (xor_swizzle x y) (2 ^ k).
+Proof.
+  intros k x y Hk Hx Hy. unfold in_bound, xor_swizzle in *.
+  assert (Hp : 0 < 2 ^ k) by (apply Z.pow_pos_nonneg; lia).
+  split; [apply Z.lxor_nonneg; lia|].
+  destruct (Z.eq_dec (Z.lxor x y) 0) as [E|E]; [lia|].
+  assert (Hpos : 0 < Z.lxor x y) by (pose proof (proj2 (Z.lxor_nonneg x y)); lia).
+  apply Z.log2_lt_pow2; [assumption|].
+  pose proof (Z.log2_lxor x y ltac:(lia) ltac:(lia)) as L.
+  assert (Lx : Z.log2 x < k).
+  { destruct (Z.eq_dec x 0) as [->|Hx0].
+    - destruct (log2_below y k Hk Hy) as [Hk1|Hy0]; [simpl; lia|].
+      subst y. rewrite Z.lxor_0_l in E. contradiction.
+    - apply Z.log2_lt_pow2; lia. }
+  assert (Ly : Z.log2 y < k).
+  { destruct (Z.eq_dec y 0) as [->|Hy0].
+    - destruct (log2_below x k Hk Hx) as [Hk1|Hx0]; [simpl; lia|].
+      subst x. contradiction.
+    - apply Z.log2_lt_pow2; lia. }
+  lia.
+Qed.
+
+Theorem xor_swizzle_bijective : forall k x, 0 <= k -> in_bound x (2 ^ k) ->
+  (forall y1 y2, xor_swizzle x y1 = xor_swizzle x y2 -> y1 = y2) /\
+  (forall v, in_bound v (2 ^ k) -> exists y, in_bound y (2 ^ k) /\ xor_swizzle x y = v).
+Proof.
+  intros k x Hk Hx. split.
+  - intros y1 y2 E. rewrite <- (xor_swizzle_involutive x y1), E, xor_swizzle_involutive.
+    reflexivity.
+  - intros v Hv. exists (xor_swizzle x v). split.
+    + apply xor_swizzle_inbound; assumption.
+    + apply xor_swizzle_involutive.
+Qed.
