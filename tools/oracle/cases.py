@@ -5,7 +5,7 @@ by `parse_call`, so the committed `expr` text is exactly what the Rust side pars
 """
 import random
 
-from model import Lay, U, size, leaves, rank, expr
+from model import Lay, U, size, leaves, rank, expr, has_under
 
 # --------------------------------------------------------------------------- expression parser
 
@@ -559,7 +559,6 @@ def random_cases(seed=20261123):
             return U if r.random() < 0.5 else r.randrange(m)
 
         c = tuple(crd(m) for m in L.shape)
-        from model import has_under
         if not has_under(c):
             c = (U,) + c[1:]
         add("slice", c, L)

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import model  # noqa: E402
-from model import Lay, U, expr, cpp, cpp_dyn, to_pycute, pycute_text, parse_value, post_check  # noqa: E402
+from model import expr, cpp, cpp_dyn, to_pycute, pycute_text, parse_value, post_check  # noqa: E402
 import cases as casemod  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))

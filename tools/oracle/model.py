@@ -9,7 +9,6 @@ It provides
     post-condition checks recorded as `cpp_post_ok`.
 """
 from collections import Counter
-from itertools import product as iproduct
 
 
 class Lay:
