@@ -1,5 +1,7 @@
 //! `tessera`: the command-line front end of the tessera library.
 
+mod schedule;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -17,6 +19,8 @@ enum Command {
         /// The expression.
         expr: String,
     },
+    /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
+    Schedule(schedule::Args),
 }
 
 fn main() -> ExitCode {
@@ -26,5 +30,6 @@ fn main() -> ExitCode {
             println!("{expr}");
             ExitCode::SUCCESS
         }
+        Command::Schedule(args) => schedule::run(args),
     }
 }
