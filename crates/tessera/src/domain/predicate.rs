@@ -182,15 +182,53 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
 /// Example: Figure 2 (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
 pub fn derive(s: &Schedule) -> Result<Derivation> {
-    let rules = rules(s)?;
-    let n = s.ids.len();
+    let mut d = derive_by_theorems(s)?;
+    if let Ok(space) = Space::new(s) {
+        for x in drop_order(s)? {
+            if !d.chosen.contains(&x) {
+                continue;
+            }
+            let rest: Vec<Id> = d.chosen.iter().copied().filter(|&i| i != x).collect();
+            if check_predicate(&space, &rest)?.equivalent {
+                d.dropped.push(Justification {
+                    id: x,
+                    theorem: "enumeration".to_string(),
+                    transform: None,
+                    premises: rest.clone(),
+                });
+                d.chosen = rest;
+            }
+        }
+        d.minimal_checked = true;
+    }
+    Ok(d)
+}
+
+/// Candidates in the order they are tried: intermediates before roots, newest first (roots are
+/// what nvFuser predicates anyway, so keeping them reads naturally).
+fn drop_order(s: &Schedule) -> Result<Vec<Id>> {
     let loop_ids = s.loop_ids()?;
     let roots = s.roots();
-    let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
-    // Try intermediates before roots, newest first: roots are what nvFuser predicates anyway.
+    let set: Vec<Id> = (0..s.ids.len()).filter(|i| !loop_ids.contains(i)).collect();
     let mut order: Vec<Id> = set.iter().copied().filter(|i| !roots.contains(i)).collect();
     order.reverse();
     order.extend(set.iter().copied().filter(|i| roots.contains(i)).rev());
+    Ok(order)
+}
+
+/// The theorem-only part of [`derive`]: drops every condition the rules prove from the others,
+/// without enumeration (so it also works with symbolic extents).
+///
+/// Pre: the loop domain determines every index. Post: the chosen conditions imply every
+/// IterDomain's in-bound condition by the rules alone (sound for every value of the symbols
+/// satisfying the facts); `minimal_checked` is `false`.
+/// Example: Figure 2 gives `{I0, I2}` already at this stage.
+pub fn derive_by_theorems(s: &Schedule) -> Result<Derivation> {
+    let rules = rules(s)?;
+    let n = s.ids.len();
+    let loop_ids = s.loop_ids()?;
+    let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
+    let order = drop_order(s)?;
     let mut dropped = Vec::new();
     for &x in &order {
         let rest: Vec<Id> = set.iter().copied().filter(|&i| i != x).collect();
@@ -206,29 +244,10 @@ pub fn derive(s: &Schedule) -> Result<Derivation> {
             set = rest;
         }
     }
-    let mut minimal_checked = false;
-    if let Ok(space) = Space::new(s) {
-        for &x in &order {
-            if !set.contains(&x) {
-                continue;
-            }
-            let rest: Vec<Id> = set.iter().copied().filter(|&i| i != x).collect();
-            if check_predicate(&space, &rest)?.equivalent {
-                dropped.push(Justification {
-                    id: x,
-                    theorem: "enumeration".to_string(),
-                    transform: None,
-                    premises: rest.clone(),
-                });
-                set = rest;
-            }
-        }
-        minimal_checked = true;
-    }
     Ok(Derivation {
         chosen: set,
         dropped,
-        minimal_checked,
+        minimal_checked: false,
     })
 }
 
@@ -239,8 +258,9 @@ pub fn derive(s: &Schedule) -> Result<Derivation> {
 /// Rules along the propagation plan: backward split — an unsafe inner output is predicated, the
 /// input is unsafe if the split is not proved divisible or the outer output is unsafe; forward
 /// merge — an unsafe inner input is predicated, the output inherits the outer input's unsafety;
-/// backward merge and forward split pass unsafety to the outer side; resize passes it on and adds
-/// it when it creates holes; swizzle predicates unsafe inputs of its computing side.
+/// backward merge and forward split pass unsafety to the outer side; resize passes it on, adds it
+/// when it creates holes, and predicates an unsafe slice output (nvFuser issue #3257); swizzle
+/// predicates unsafe IDs of its computing side.
 /// Post: the set is correct (equivalent to "no hole") on every schedule nvFuser accepts, not
 /// necessarily minimal. Example: Figure 2 gives `{I0, I2}`; Example 8 of the reference gives the
 /// root and `I2`.
@@ -285,9 +305,18 @@ pub fn nvfuser_choice(s: &Schedule) -> Result<Vec<Id>> {
                 left,
                 right,
             } => {
+                // nvFuser issue #3257: a resize on the indexing path needs its own predicate
+                // when the far side's bound does not imply this side's (a slice seen backward, a
+                // pad seen forward).
                 if back {
+                    if unsafe_[output] && (left < 0 || right < 0) {
+                        pred[output] = true;
+                    }
                     unsafe_[input] = unsafe_[output] || left > 0 || right > 0;
                 } else {
+                    if unsafe_[input] && (left > 0 || right > 0) {
+                        pred[input] = true;
+                    }
                     unsafe_[output] = unsafe_[input] || left < 0 || right < 0;
                 }
             }

@@ -1,0 +1,190 @@
+//! Property tests on random transform DAGs: our predicate is equivalent to "no hole" and minimal
+//! (brute force over subsets), the theorem-only derivation is already sound, nvFuser's emulated
+//! choice and "predicate everything" are correct, and Theorem 5's rule agrees with enumeration.
+
+use proptest::prelude::*;
+use tessera::domain::eval::{check_predicate, count, Space};
+use tessera::domain::predicate::{derive, derive_by_theorems, everything, nvfuser_choice};
+use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind};
+
+/// One random operation: kind, two operand picks, two parameters.
+type Op = (u8, u8, u8, i8, i8);
+
+/// Builds a schedule from random operations, skipping the ones that do not apply.
+fn build(roots: &[i64], ops: &[Op], shuffle: u8) -> Schedule {
+    let mut s = Schedule::new();
+    for (k, &e) in roots.iter().enumerate() {
+        s.iter(&format!("R{k}"), Extent::Const(e)).unwrap();
+    }
+    let mut fresh = 0;
+    let mut name = || {
+        fresh += 1;
+        format!("T{fresh}")
+    };
+    for &(kind, a, b, p, q) in ops {
+        let leaves = s.leaves();
+        let x = leaves[a as usize % leaves.len()];
+        let y = leaves[b as usize % leaves.len()];
+        let ext = s.concrete_extents().unwrap();
+        match kind % 4 {
+            0 => {
+                let f = 1 + (p.unsigned_abs() % 5) as i64;
+                let kind = if q % 2 == 0 { SplitKind::Inner } else { SplitKind::Outer };
+                let (o, i) = (name(), name());
+                let _ = s.split(x, f, kind, &o, &i);
+            }
+            1 if x != y && ext[x] * ext[y] <= 64 => {
+                let n = name();
+                let _ = s.merge(x, y, &n);
+            }
+            2 => {
+                let (l, r) = ((p % 3) as i64, (q % 3) as i64);
+                if ext[x] + l + r >= 1 {
+                    let n = name();
+                    let _ = s.resize(x, l, r, &n);
+                }
+            }
+            3 if x != y => {
+                let (o, i) = (name(), name());
+                let _ = s.swizzle(x, y, &o, &i);
+            }
+            _ => {}
+        }
+    }
+    let mut l = s.leaves();
+    if l.len() > 1 {
+        let k = shuffle as usize % l.len();
+        l.rotate_left(k);
+    }
+    s.loop_domain = Some(l);
+    s
+}
+
+fn small(s: &Schedule) -> bool {
+    Space::new(s).map(|sp| sp.points <= 4096).unwrap_or(false)
+}
+
+fn ops() -> impl Strategy<Value = Vec<Op>> {
+    prop::collection::vec((0u8..4, any::<u8>(), any::<u8>(), any::<i8>(), any::<i8>()), 0..6)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn our_predicate_is_equivalent_and_minimal(
+        roots in prop::collection::vec(1i64..13, 1..3),
+        ops in ops(),
+        shuffle in any::<u8>(),
+    ) {
+        let s = build(&roots, &ops, shuffle);
+        prop_assume!(small(&s));
+        let sp = Space::new(&s).unwrap();
+        let d = derive(&s).unwrap();
+        prop_assert!(d.minimal_checked);
+        let c = check_predicate(&sp, &d.chosen).unwrap();
+        prop_assert!(c.equivalent, "not equivalent: {:?}\n{}", d, s);
+        prop_assert_eq!(c.passing, count(&sp).unwrap().valid);
+        prop_assert_eq!(c.holes_passing, 0);
+        prop_assert_eq!(c.out_of_range_reads, 0);
+        // Brute-force minimality: no proper subset of the chosen conditions is equivalent.
+        let n = d.chosen.len();
+        prop_assume!(n <= 8);
+        for mask in 0u32..(1 << n) {
+            if mask == (1 << n) - 1 {
+                continue;
+            }
+            let sub: Vec<usize> = (0..n).filter(|k| mask & (1 << k) != 0).map(|k| d.chosen[k]).collect();
+            prop_assert!(!check_predicate(&sp, &sub).unwrap().equivalent,
+                "proper subset {:?} of {:?} is equivalent\n{}", sub, d.chosen, s);
+        }
+    }
+
+    #[test]
+    fn theorem_rules_alone_are_sound(
+        roots in prop::collection::vec(1i64..13, 1..3),
+        ops in ops(),
+        shuffle in any::<u8>(),
+    ) {
+        let s = build(&roots, &ops, shuffle);
+        prop_assume!(small(&s));
+        let sp = Space::new(&s).unwrap();
+        let d = derive_by_theorems(&s).unwrap();
+        prop_assert!(check_predicate(&sp, &d.chosen).unwrap().equivalent, "{:?}\n{}", d, s);
+        // Each dropped condition's premises really imply it (checked point by point).
+        for j in &d.dropped {
+            sp.for_each(|idx| {
+                if sp.passes(idx, &j.premises) && !sp.in_bound(idx, j.id) {
+                    panic!("{} does not follow from {:?} by {}\n{}", s.name(j.id), j.premises, j.theorem, s);
+                }
+                Ok(true)
+            }).unwrap();
+        }
+        // And the full derivation only removes conditions from the theorem-only one.
+        let full = derive(&s).unwrap();
+        prop_assert!(full.chosen.iter().all(|i| d.chosen.contains(i)));
+    }
+
+    #[test]
+    fn everything_and_nvfuser_choices_are_correct(
+        roots in prop::collection::vec(1i64..13, 1..3),
+        ops in ops(),
+        shuffle in any::<u8>(),
+    ) {
+        let s = build(&roots, &ops, shuffle);
+        prop_assume!(small(&s));
+        let sp = Space::new(&s).unwrap();
+        prop_assert!(check_predicate(&sp, &everything(&s).unwrap()).unwrap().equivalent);
+        let nv = nvfuser_choice(&s).unwrap();
+        let c = check_predicate(&sp, &nv).unwrap();
+        prop_assert!(c.equivalent, "nvfuser {:?} wrong\n{}", nv, s);
+    }
+
+    #[test]
+    fn theorem5_rule_agrees_with_enumeration(e1 in 1i64..7, e2 in 1i64..13, f in 1i64..9) {
+        let t1 = format!("I1 = iter {e1}\nI2 = iter {e2}\nI3, I5 = split I2 by {f}\nI4 = merge I1, I3\nloop I4 I5\n");
+        let t2 = format!("I1 = iter {e1}\nI2 = iter {e2}\nI3 = merge I1, I2\nI4, I5 = split I3 by {f}\nloop I4 I5\n");
+        let (a, b) = (tessera::domain::parse(&t1).unwrap(), tessera::domain::parse(&t2).unwrap());
+        let eq = tessera::domain::equiv::compare(&a, &b).unwrap();
+        let rule = eq.by_rule.unwrap().equivalent;
+        let en = eq.by_enumeration.unwrap();
+        prop_assert_eq!(rule == Decision::Yes, en.equivalent);
+        prop_assert_eq!(rule == Decision::Yes, e2 % f == 0);
+        prop_assert_eq!(en.counterexample.is_some(), !en.equivalent);
+    }
+
+    #[test]
+    fn symbolic_divisibility_is_sound(m in 1i64..40, f in 1i64..20, c in 1i64..10, k in 1i64..30) {
+        let mut facts = Facts::default();
+        facts.assume(Fact::Divisible("N".into(), m)).unwrap();
+        let n = Extent::Sym("N".into());
+        let exprs = [n.clone(), n.ceil_div(c).unwrap(), n.mul(&Extent::Const(c)).unwrap(), n.add(c).unwrap()];
+        for e in &exprs {
+            if facts.divides(f, e).unwrap() == Decision::Yes {
+                let mut bound = facts.clone();
+                bound.assume(Fact::Equals("N".into(), m * k)).unwrap();
+                let v = e.eval(&bound).unwrap().unwrap();
+                prop_assert_eq!(v % f, 0, "{} with N = {}", e, m * k);
+            }
+        }
+    }
+
+    #[test]
+    fn parser_never_panics(text in "[ -~\n]{0,200}") {
+        let _ = tessera::domain::parse(&text);
+    }
+
+    #[test]
+    fn parser_never_panics_on_near_miss_statements(
+        words in prop::collection::vec(prop::sample::select(vec![
+            "I0", "I1", "I2", "=", ",", "iter", "split", "outer", "by", "merge", "resize", "swizzle",
+            "xor", "loop", "alloc", "strides", "assume", "N", "%", "==", ">=", "0", "6", "-1",
+            "9223372036854775807", "-9223372036854775808", "\n", "#",
+        ]), 0..30)
+    ) {
+        let text = words.join(" ");
+        if let Ok(s) = tessera::domain::parse(&text) {
+            let _ = tessera::domain::report::analyze(&s);
+        }
+    }
+}
