@@ -101,7 +101,12 @@ pub fn run(args: Args) -> ExitCode {
         let lang = match lang.as_str() {
             "python" | "py" => Lang::Python,
             "cuda" | "cpp" | "c++" => Lang::Cuda,
-            other => return fail("bad_argument", format!("unknown language `{other}` (python, cuda)")),
+            other => {
+                return fail(
+                    "bad_argument",
+                    format!("unknown language `{other}` (python, cuda)"),
+                )
+            }
         };
         return match emit(&s, &pred, lang) {
             Ok(code) => {
@@ -131,7 +136,10 @@ pub fn run(args: Args) -> ExitCode {
                 Err(e) => return fail(e.code(), e),
             };
             let Some(red) = Reduction::parse(&args.reduction) else {
-                return fail("bad_argument", format!("unknown reduction `{}`", args.reduction));
+                return fail(
+                    "bad_argument",
+                    format!("unknown reduction `{}`", args.reduction),
+                );
             };
             let l = Lowering {
                 predicate: set,
@@ -153,6 +161,7 @@ pub fn run(args: Args) -> ExitCode {
             "duplicates": ours.map(|c| c.duplicates),
             "predicated": report.names(&report.derivation.chosen),
             "minimal_checked": report.derivation.minimal_checked,
+            "predicated_if_launch_checks_pass": report.specialized.as_ref().map(|d| report.names(&d.chosen)),
             "allocation": {
                 "ids": report.names(&report.allocation.ids),
                 "size": report.allocation.size.as_const().map_or_else(|| json!(report.allocation.size.to_string()), |c| json!(c)),
@@ -236,7 +245,11 @@ pub fn run(args: Args) -> ExitCode {
         match &eq.by_enumeration {
             Some(e) => println!(
                 "equivalence by enumeration: {}{}",
-                if e.equivalent { "equivalent" } else { "NOT equivalent" },
+                if e.equivalent {
+                    "equivalent"
+                } else {
+                    "NOT equivalent"
+                },
                 e.counterexample
                     .as_ref()
                     .map_or(String::new(), |c| format!(" ({c})"))

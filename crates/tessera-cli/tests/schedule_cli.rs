@@ -76,7 +76,10 @@ fn figure2_json_matches_the_issue() {
     assert_eq!(v["allocation"]["size"], 15);
     assert_eq!(v["dropped"][0]["id"], "I1");
     assert_eq!(v["dropped"][0]["theorem"], "Theorem 1 (split)");
-    assert_eq!(v["strategies"]["nvfuser"]["predicated"], serde_json::json!(["I0", "I2"]));
+    assert_eq!(
+        v["strategies"]["nvfuser"]["predicated"],
+        serde_json::json!(["I0", "I2"])
+    );
     assert_eq!(
         v["strategies"]["everything"]["predicated"],
         serde_json::json!(["I0", "I1", "I2"])
@@ -89,7 +92,10 @@ fn figure1_over_allocates_two_slots() {
     assert_eq!(v["allocation"]["size"], 8);
     assert_eq!(v["allocation"]["valid_items"], 6);
     assert_eq!(v["allocation"]["over_allocation"], 2);
-    assert_eq!((v["iterations"].clone(), v["holes"].clone()), (8.into(), 2.into()));
+    assert_eq!(
+        (v["iterations"].clone(), v["holes"].clone()),
+        (8.into(), 2.into())
+    );
 }
 
 fn python() -> Option<&'static str> {
@@ -107,7 +113,11 @@ fn run_python(code: &str, args: &[&str]) -> String {
     let f = dir.join(format!("p{}.py", code.len()));
     std::fs::write(&f, code).unwrap();
     let out = Command::new("python3").arg(&f).args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -138,27 +148,49 @@ fn emitted_python_prints_the_seed_sequences() {
         eprintln!("python3 not found; skipping");
         return;
     }
-    let f2 = run_python(&emit("figure2_three_indivisible_splits.tsch", "python", "ours"), &[]);
+    let f2 = run_python(
+        &emit("figure2_three_indivisible_splits.tsch", "python", "ours"),
+        &[],
+    );
     let got: Vec<i64> = f2.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(got, (0..15).collect::<Vec<_>>());
     // Predicating only the root prints the seed's duplicated sequence.
-    let roots = run_python(&emit("figure2_three_indivisible_splits.tsch", "python", "roots"), &[]);
+    let roots = run_python(
+        &emit("figure2_three_indivisible_splits.tsch", "python", "roots"),
+        &[],
+    );
     assert_eq!(
         roots.split_whitespace().collect::<Vec<_>>().join(" "),
         "0 1 2 3 4 5 6 7 6 7 8 9 10 11 12 13 12 13 14"
     );
     // Predicating everything (the seed's "safest" listing) prints 0..14.
-    let all = run_python(&emit("figure2_three_indivisible_splits.tsch", "python", "everything"), &[]);
+    let all = run_python(
+        &emit(
+            "figure2_three_indivisible_splits.tsch",
+            "python",
+            "everything",
+        ),
+        &[],
+    );
     assert_eq!(all, f2);
-    let l1 = run_python(&emit("listing1_split_then_merge.tsch", "python", "none"), &[]);
+    let l1 = run_python(
+        &emit("listing1_split_then_merge.tsch", "python", "none"),
+        &[],
+    );
     assert_eq!(l1, norm(SEED_LISTING1));
-    let l2 = run_python(&emit("listing2_merge_then_split.tsch", "python", "none"), &[]);
+    let l2 = run_python(
+        &emit("listing2_merge_then_split.tsch", "python", "none"),
+        &[],
+    );
     assert_eq!(l2, norm(SEED_LISTING2));
     // Seed introduction: I{6} split by 4 prints 0..7 unpredicated, 0..5 predicated.
     let f1 = run_python(&emit("figure1_split_6_by_4.tsch", "python", "none"), &[]);
     assert_eq!(f1.split_whitespace().count(), 8);
     let f1p = run_python(&emit("figure1_split_6_by_4.tsch", "python", "ours"), &[]);
-    assert_eq!(f1p.split_whitespace().collect::<Vec<_>>(), vec!["0", "1", "2", "3", "4", "5"]);
+    assert_eq!(
+        f1p.split_whitespace().collect::<Vec<_>>(),
+        vec!["0", "1", "2", "3", "4", "5"]
+    );
     let sym = run_python(&emit("symbolic_extent.tsch", "python", "ours"), &["24"]);
     assert_eq!(sym.lines().count(), 24);
 }
@@ -197,7 +229,11 @@ fn emitted_cuda_compiles_on_the_host_and_matches_python() {
             .arg(&bin)
             .output()
             .unwrap();
-        assert!(c.status.success(), "{file}: {}", String::from_utf8_lossy(&c.stderr));
+        assert!(
+            c.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&c.stderr)
+        );
         let out = Command::new(&bin).args(*args).output().unwrap();
         assert!(out.status.success());
         let cpp = String::from_utf8(out.stdout).unwrap();
@@ -250,13 +286,32 @@ fn lowering_weak_and_strong_correctness() {
     let v = json(&[&f, "--lowering", "ours", "--fill", "0"]);
     assert_eq!(v["lowering"]["predicated"], serde_json::json!(["I5"]));
     assert_eq!(v["lowering"]["strong"], true);
-    let v = json(&[&f, "--lowering", "ours", "--fill", "0", "--reduction", "max"]);
+    let v = json(&[
+        &f,
+        "--lowering",
+        "ours",
+        "--fill",
+        "0",
+        "--reduction",
+        "max",
+    ]);
     assert_eq!(v["lowering"]["strong"], false);
-    let v = json(&[&f, "--lowering", "ours", "--fill", "-inf", "--reduction", "max"]);
+    let v = json(&[
+        &f,
+        "--lowering",
+        "ours",
+        "--fill",
+        "-inf",
+        "--reduction",
+        "max",
+    ]);
     assert_eq!(v["lowering"]["strong"], true);
     let (code, out, _) = tessera(&[&f, "--lowering", "roots", "--fill", "0"]);
     assert_eq!(code, 0);
-    assert!(out.contains("weakly correct: yes, strongly correct: no"), "{out}");
+    assert!(
+        out.contains("weakly correct: yes, strongly correct: no"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -264,11 +319,31 @@ fn errors_name_line_column_and_code() {
     let dir = std::env::temp_dir().join(format!("tessera-err-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
-        ("I0 = iter 6\nI1, I2 = split I9 by 4\n", "error[parse]", "line 2, column 16"),
-        ("I0 = iter 6\nI1, I2 = split I0 by 0\n", "error[parse]", "factor > 0"),
-        ("I0 = iter 6\nI1 = resize I0 by -3, -3\n", "error[parse]", "extent >= 1"),
-        ("I0 = iter 4096\nI1 = iter 4096\nI2 = iter 4096\n", "error[too_many_points]", "16777216"),
-        ("assume N % 8 == 0\nassume N == 20\n", "error[parse]", "contradict"),
+        (
+            "I0 = iter 6\nI1, I2 = split I9 by 4\n",
+            "error[parse]",
+            "line 2, column 16",
+        ),
+        (
+            "I0 = iter 6\nI1, I2 = split I0 by 0\n",
+            "error[parse]",
+            "factor > 0",
+        ),
+        (
+            "I0 = iter 6\nI1 = resize I0 by -3, -3\n",
+            "error[parse]",
+            "extent >= 1",
+        ),
+        (
+            "I0 = iter 4096\nI1 = iter 4096\nI2 = iter 4096\n",
+            "error[too_many_points]",
+            "16777216",
+        ),
+        (
+            "assume N % 8 == 0\nassume N == 20\n",
+            "error[parse]",
+            "contradict",
+        ),
         ("I0 = iter 6 7\n", "error[parse]", "line 1, column 13"),
     ];
     for (k, (text, code, needle)) in cases.iter().enumerate() {

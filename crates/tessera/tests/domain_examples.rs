@@ -95,8 +95,10 @@ fn example3_three_indivisible_splits() {
     assert_eq!(nvfuser_choice(&s).unwrap(), ids(&s, &["I0", "I2"]));
 }
 
-const T1: &str = "I1 = iter 2\nI2 = iter 5\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I4 I5\n";
-const T2: &str = "I1 = iter 2\nI2 = iter 5\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I4 I5\n";
+const T1: &str =
+    "I1 = iter 2\nI2 = iter 5\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I4 I5\n";
+const T2: &str =
+    "I1 = iter 2\nI2 = iter 5\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I4 I5\n";
 
 fn pairs(v: &[(i64, i64)]) -> Vec<Vec<i64>> {
     v.iter().map(|&(a, b)| vec![a, b]).collect()
@@ -106,12 +108,21 @@ fn pairs(v: &[(i64, i64)]) -> Vec<Vec<i64>> {
 fn example4_merge_split_not_equivalent_when_indivisible() {
     let a = sched(T1);
     let b = sched(T2);
-    let listing1: Vec<(i64, i64)> = (0..2)
-        .flat_map(|r| (0..8).map(move |c| (r, c)))
-        .collect();
+    let listing1: Vec<(i64, i64)> = (0..2).flat_map(|r| (0..8).map(move |c| (r, c))).collect();
     assert_eq!(visits(&a, &[]), pairs(&listing1));
     let listing2 = [
-        (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (2, 0), (2, 1),
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 0),
+        (2, 1),
     ];
     assert_eq!(visits(&b, &[]), pairs(&listing2));
     assert_eq!(derive(&a).unwrap().chosen, ids(&a, &["I2"]));
@@ -122,7 +133,10 @@ fn example4_merge_split_not_equivalent_when_indivisible() {
     assert_eq!(rule.condition, "4 | 5");
     let en = eq.by_enumeration.unwrap();
     assert!(!en.equivalent);
-    assert_eq!(en.counterexample.unwrap(), "loop extents differ: [4, 4] vs [3, 4]");
+    assert_eq!(
+        en.counterexample.unwrap(),
+        "loop extents differ: [4, 4] vs [3, 4]"
+    );
 }
 
 #[test]
@@ -142,7 +156,11 @@ fn example6_split_split_rotation_holds_indivisibly() {
     let left = sched("I = iter 10\nA, B = split I by 3\nC, D = split A by 2\nloop C D B\n");
     let right = sched("I = iter 10\nE, F = split I by 6\nG, H = split F by 3\nloop E G H\n");
     assert_eq!(
-        left.loop_ids().unwrap().iter().map(|&i| left.concrete_extents().unwrap()[i]).collect::<Vec<_>>(),
+        left.loop_ids()
+            .unwrap()
+            .iter()
+            .map(|&i| left.concrete_extents().unwrap()[i])
+            .collect::<Vec<_>>(),
         vec![2, 2, 3]
     );
     let eq = compare(&left, &right).unwrap();
@@ -165,7 +183,13 @@ fn example6_split_split_rotation_holds_indivisibly() {
         let mut found = None;
         sp.for_each(|idx| {
             if idx[0] == 7 {
-                found = Some(s.loop_ids().unwrap().iter().map(|&l| idx[l]).collect::<Vec<_>>());
+                found = Some(
+                    s.loop_ids()
+                        .unwrap()
+                        .iter()
+                        .map(|&l| idx[l])
+                        .collect::<Vec<_>>(),
+                );
             }
             Ok(true)
         })
@@ -207,7 +231,10 @@ fn example8_nested_non_divisible_split() {
     assert_eq!(d.chosen, ids(&s, &["I0", "I2"]));
     assert_eq!(nvfuser_choice(&s).unwrap(), ids(&s, &["I0", "I2"]));
     let full = check_predicate(&sp, &d.chosen).unwrap();
-    assert_eq!((full.passing, full.duplicates, full.equivalent), (999, 0, true));
+    assert_eq!(
+        (full.passing, full.duplicates, full.equivalent),
+        (999, 0, true)
+    );
     let weak = check_predicate(&sp, &ids(&s, &["I0"])).unwrap();
     assert_eq!((weak.passing, weak.duplicates), (1198, 199));
     // The divisible variant (split 4 then 2) needs only the logical predicate.
@@ -228,7 +255,10 @@ fn buffer(s: &Schedule, pred: &[Id], fill: Option<f64>, red: Reduction) -> (Vec<
     )
     .unwrap();
     (
-        c.buffer.iter().map(|v| v.map_or(-1, |x| x as i64)).collect(),
+        c.buffer
+            .iter()
+            .map(|v| v.map_or(-1, |x| x as i64))
+            .collect(),
         c.weak,
         c.strong,
     )
@@ -327,13 +357,17 @@ fn example14_size_one_split_hidden_from_almost_exact_graph() {
     assert_eq!(nvfuser_choice(&s).unwrap(), ids(&s, &["I", "R2"]));
     let sp = Space::new(&s).unwrap();
     assert!(check_predicate(&sp, &d.chosen).unwrap().equivalent);
-    let v = sched("I = iter 8\nA, B = split I by 1\nC, D = split B by 1\nE, F = split D by 4\nloop A C E F\n");
+    let v = sched(
+        "I = iter 8\nA, B = split I by 1\nC, D = split B by 1\nE, F = split D by 4\nloop A C E F\n",
+    );
     assert_eq!(derive(&v).unwrap().chosen, ids(&v, &["D"]));
 }
 
 #[test]
 fn example15_non_divisible_split_feeding_a_merge() {
-    let s = sched("I0 = iter 5\nI1 = iter 2\nI2 = merge I0, I1\nI3, I4 = split I1 by 8\nloop I0 I3 I4\n");
+    let s = sched(
+        "I0 = iter 5\nI1 = iter 2\nI2 = merge I0, I1\nI3, I4 = split I1 by 8\nloop I0 I3 I4\n",
+    );
     let sp = Space::new(&s).unwrap();
     assert_eq!(sp.points, 40);
     assert_eq!(nvfuser_choice(&s).unwrap(), ids(&s, &["I1", "I2"]));
@@ -362,8 +396,10 @@ fn example17_vectorized_non_divisible_split_needs_launch_validation() {
     let text = "I0 = iter N\nI1, I2 = outer split I0 by 8\nI3, I4 = split I2 by 4\nvectorize I4\n";
     let r = analyze(&sched(text)).unwrap();
     assert_eq!(r.accesses[0].split_divisible, Some(Decision::Unknown));
-    assert!(r.obligations.iter().any(|o| o.kind == ObligationKind::Launch
-        && o.condition == "ceilDiv(N, 8) % 4 == 0"));
+    assert!(r
+        .obligations
+        .iter()
+        .any(|o| o.kind == ObligationKind::Launch && o.condition == "ceilDiv(N, 8) % 4 == 0"));
     let ok = sched(&format!("assume N == 32\n{text}"));
     let v = check_access(&ok, ok.id("I4").unwrap(), AccessKind::Vectorize).unwrap();
     assert_eq!(v.split_divisible, Some(Decision::Yes));
@@ -373,9 +409,15 @@ fn example17_vectorized_non_divisible_split_needs_launch_validation() {
     assert_eq!(v.split_divisible, Some(Decision::No));
     assert_eq!(v.contiguous, Some(false));
     // A fact that suffices: N % 32 == 0 makes ceilDiv(N, 8) divisible by 4.
-    let r = analyze(&sched(&format!("assume N % 32 == 0\nassume N >= 1\n{text}"))).unwrap();
+    let r = analyze(&sched(&format!(
+        "assume N % 32 == 0\nassume N >= 1\n{text}"
+    )))
+    .unwrap();
     assert_eq!(r.accesses[0].split_divisible, Some(Decision::Yes));
-    assert!(r.obligations.iter().all(|o| o.kind != ObligationKind::Launch));
+    assert!(r
+        .obligations
+        .iter()
+        .all(|o| o.kind != ObligationKind::Launch));
 }
 
 #[test]

@@ -29,7 +29,11 @@ fn build(roots: &[i64], ops: &[Op], shuffle: u8) -> Schedule {
         match kind % 4 {
             0 => {
                 let f = 1 + (p.unsigned_abs() % 5) as i64;
-                let kind = if q % 2 == 0 { SplitKind::Inner } else { SplitKind::Outer };
+                let kind = if q % 2 == 0 {
+                    SplitKind::Inner
+                } else {
+                    SplitKind::Outer
+                };
                 let (o, i) = (name(), name());
                 let _ = s.split(x, f, kind, &o, &i);
             }
@@ -65,7 +69,10 @@ fn small(s: &Schedule) -> bool {
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
-    prop::collection::vec((0u8..4, any::<u8>(), any::<u8>(), any::<i8>(), any::<i8>()), 0..6)
+    prop::collection::vec(
+        (0u8..4, any::<u8>(), any::<u8>(), any::<i8>(), any::<i8>()),
+        0..6,
+    )
 }
 
 proptest! {

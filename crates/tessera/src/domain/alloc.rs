@@ -140,7 +140,11 @@ fn slot(ids: &[Id], strides: &[i64], size: i64, idx: &[i64]) -> Result<Option<i6
     for (k, &id) in ids.iter().enumerate() {
         p = error::add(p, error::mul(idx[id], strides[k])?)?;
     }
-    Ok(if (0..size).contains(&p) { Some(p) } else { None })
+    Ok(if (0..size).contains(&p) {
+        Some(p)
+    } else {
+        None
+    })
 }
 
 /// Default row-major strides for the allocation extents.
@@ -206,13 +210,19 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
                 (None, _) => {
                     weak = false;
                     if reasons.len() < 8 {
-                        reasons.push(format!("illegal read: root index out of bound at ({})", names(idx)));
+                        reasons.push(format!(
+                            "illegal read: root index out of bound at ({})",
+                            names(idx)
+                        ));
                     }
                 }
                 (_, None) => {
                     weak = false;
                     if reasons.len() < 8 {
-                        reasons.push(format!("illegal write outside the buffer at ({})", names(idx)));
+                        reasons.push(format!(
+                            "illegal write outside the buffer at ({})",
+                            names(idx)
+                        ));
                     }
                 }
             }
@@ -226,7 +236,10 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
             if buffer[p] != Some(e) {
                 weak = false;
                 if reasons.len() < 8 {
-                    reasons.push(format!("valid slot {p} holds {:?}, expected {e}", buffer[p]));
+                    reasons.push(format!(
+                        "valid slot {p} holds {:?}, expected {e}",
+                        buffer[p]
+                    ));
                 }
             }
         }
@@ -236,7 +249,10 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         if expected[p].is_none() && buffer[p] != Some(desired) {
             strong = false;
             if reasons.len() < 8 {
-                reasons.push(format!("hole slot {p} holds {:?}, desired {desired}", buffer[p]));
+                reasons.push(format!(
+                    "hole slot {p} holds {:?}, desired {desired}",
+                    buffer[p]
+                ));
             }
         }
     }

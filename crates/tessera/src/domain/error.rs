@@ -140,7 +140,15 @@ pub(crate) fn emod(a: i64, b: i64) -> Result<i64> {
 /// Checked ceiling division for `b > 0`.
 pub(crate) fn cdiv(a: i64, b: i64) -> Result<i64> {
     // ceil(a / b) = -((-a) div_euclid b) for b > 0.
-    let na = a.checked_neg().ok_or(Error::Overflow { op: "ceildiv", a, b })?;
+    let na = a.checked_neg().ok_or(Error::Overflow {
+        op: "ceildiv",
+        a,
+        b,
+    })?;
     let q = ediv(na, b)?;
-    q.checked_neg().ok_or(Error::Overflow { op: "ceildiv", a, b })
+    q.checked_neg().ok_or(Error::Overflow {
+        op: "ceildiv",
+        a,
+        b,
+    })
 }

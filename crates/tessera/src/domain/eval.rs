@@ -58,7 +58,11 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
                 continue;
             };
             // A side that is partly known cannot be recomputed consistently.
-            let target = if dir == Direction::Backward { &ins } else { &outs };
+            let target = if dir == Direction::Backward {
+                &ins
+            } else {
+                &outs
+            };
             if target.iter().any(|&i| known[i]) {
                 continue;
             }
@@ -139,7 +143,10 @@ impl<'a> Space<'a> {
             let back = st.direction == Direction::Backward;
             match self.schedule.transforms[st.transform] {
                 Transform::Split {
-                    input, outer, inner, ..
+                    input,
+                    outer,
+                    inner,
+                    ..
                 }
                 | Transform::Merge {
                     outer,
@@ -160,7 +167,10 @@ impl<'a> Space<'a> {
                     }
                 }
                 Transform::Resize {
-                    input, output, left, ..
+                    input,
+                    output,
+                    left,
+                    ..
                 } => {
                     if back {
                         idx[input] = error::sub(idx[output], left)?;

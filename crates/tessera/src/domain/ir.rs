@@ -237,8 +237,11 @@ impl Schedule {
         let e = self.ids[outer].extent.mul(&self.ids[inner].extent)?;
         let t = self.transforms.len();
         let output = self.fresh(name, e, Some(t))?;
-        self.transforms
-            .push(Transform::Merge { outer, inner, output });
+        self.transforms.push(Transform::Merge {
+            outer,
+            inner,
+            output,
+        });
         Ok(output)
     }
 
@@ -249,13 +252,11 @@ impl Schedule {
     /// Example: resizing `I0{6}` by `-1, 2` gives `I1{7}`.
     pub fn resize(&mut self, input: Id, left: i64, right: i64, name: &str) -> Result<Id> {
         self.check(input)?;
-        let total = left
-            .checked_add(right)
-            .ok_or(Error::Overflow {
-                op: "add",
-                a: left,
-                b: right,
-            })?;
+        let total = left.checked_add(right).ok_or(Error::Overflow {
+            op: "add",
+            a: left,
+            b: right,
+        })?;
         let e = self.ids[input].extent.add(total)?;
         let t = self.transforms.len();
         let output = self.fresh(name, e, Some(t))?;
@@ -274,7 +275,13 @@ impl Schedule {
     /// (swizzle): `x` in bound iff `out_x` in bound. When `extent(y)` is not a power of two at
     /// least `extent(x)`, `x ^ y` can leave its range: the swizzle then creates holes.
     /// Example: swizzling `I1{4}, I2{4}` maps `(1, 2)` to `(1, 3)`.
-    pub fn swizzle(&mut self, x: Id, y: Id, out_x_name: &str, out_y_name: &str) -> Result<(Id, Id)> {
+    pub fn swizzle(
+        &mut self,
+        x: Id,
+        y: Id,
+        out_x_name: &str,
+        out_y_name: &str,
+    ) -> Result<(Id, Id)> {
         self.check(x)?;
         self.check(y)?;
         if x == y {
@@ -284,7 +291,8 @@ impl Schedule {
         let t = self.transforms.len();
         let out_x = self.fresh(out_x_name, ex, Some(t))?;
         let out_y = self.fresh(out_y_name, ey, Some(t))?;
-        self.transforms.push(Transform::Swizzle { x, y, out_x, out_y });
+        self.transforms
+            .push(Transform::Swizzle { x, y, out_x, out_y });
         Ok((out_x, out_y))
     }
 
@@ -410,11 +418,19 @@ impl Schedule {
                 "{}, {} = {}split {} by {}",
                 n(*outer),
                 n(*inner),
-                if *kind == SplitKind::Outer { "outer " } else { "" },
+                if *kind == SplitKind::Outer {
+                    "outer "
+                } else {
+                    ""
+                },
                 n(*input),
                 factor
             ),
-            Transform::Merge { outer, inner, output } => {
+            Transform::Merge {
+                outer,
+                inner,
+                output,
+            } => {
                 format!("{} = merge {}, {}", n(*output), n(*outer), n(*inner))
             }
             Transform::Resize {
@@ -422,7 +438,13 @@ impl Schedule {
                 output,
                 left,
                 right,
-            } => format!("{} = resize {} by {}, {}", n(*output), n(*input), left, right),
+            } => format!(
+                "{} = resize {} by {}, {}",
+                n(*output),
+                n(*input),
+                left,
+                right
+            ),
             Transform::Swizzle { x, y, out_x, out_y } => format!(
                 "{}, {} = swizzle xor {}, {}",
                 n(*out_x),

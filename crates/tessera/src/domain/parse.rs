@@ -292,7 +292,9 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
                 Some(Tok::Punct(">")) => {
                     c.pos += 1;
                     let b = c.int("a bound")?;
-                    let b1 = b.checked_add(1).ok_or_else(|| c.err("bound out of range"))?;
+                    let b1 = b
+                        .checked_add(1)
+                        .ok_or_else(|| c.err("bound out of range"))?;
                     Fact::AtLeast(sym, b1)
                 }
                 Some(Tok::Punct("==")) => {

@@ -83,6 +83,14 @@ pub fn xor_closed(s: &Schedule, x: Id, y: Id) -> Result<Decision> {
 ///
 /// Pre: the loop domain determines every index. Post: every rule is sound for every loop point.
 pub fn rules(s: &Schedule) -> Result<Vec<Rule>> {
+    rules_assuming(s, &[])
+}
+
+/// [`rules`], treating the splits at the transform positions in `divisible` as divisible (used to
+/// show the predicate a launch-time divisibility check would allow).
+///
+/// Pre: as [`rules`]. Post: sound for every loop point at which those splits are divisible.
+pub fn rules_assuming(s: &Schedule, divisible: &[usize]) -> Result<Vec<Rule>> {
     let mut out = Vec::new();
     for l in s.loop_ids()? {
         out.push(Rule {
@@ -105,10 +113,15 @@ pub fn rules(s: &Schedule) -> Result<Vec<Rule>> {
         };
         match s.transforms[st.transform] {
             Transform::Split {
-                input, outer, inner, ..
+                input,
+                outer,
+                inner,
+                ..
             } => {
                 r(vec![input, inner], outer, "Theorem 1 (split)");
-                if s.split_divisible(st.transform)? == Decision::Yes {
+                if divisible.contains(&st.transform)
+                    || s.split_divisible(st.transform)? == Decision::Yes
+                {
                     r(vec![outer, inner], input, "Lemma (divisible split)");
                 }
                 if !back {
@@ -224,7 +237,17 @@ fn drop_order(s: &Schedule) -> Result<Vec<Id>> {
 /// satisfying the facts); `minimal_checked` is `false`.
 /// Example: Figure 2 gives `{I0, I2}` already at this stage.
 pub fn derive_by_theorems(s: &Schedule) -> Result<Derivation> {
-    let rules = rules(s)?;
+    derive_by_theorems_assuming(s, &[])
+}
+
+/// [`derive_by_theorems`] with the splits at positions `divisible` taken as divisible: the
+/// predicate that becomes valid once a launch-time check `extent % factor == 0` passes.
+///
+/// Pre: as [`derive_by_theorems`]. Post: equivalent to "no hole" whenever those splits are
+/// divisible. Example: `N0 = iter N; I1, I2 = split N0 by 4` with split 0 assumed divisible gives
+/// the empty predicate.
+pub fn derive_by_theorems_assuming(s: &Schedule, divisible: &[usize]) -> Result<Derivation> {
+    let rules = rules_assuming(s, divisible)?;
     let n = s.ids.len();
     let loop_ids = s.loop_ids()?;
     let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
@@ -273,7 +296,10 @@ pub fn nvfuser_choice(s: &Schedule) -> Result<Vec<Id>> {
         let back = st.direction == Direction::Backward;
         match s.transforms[st.transform] {
             Transform::Split {
-                input, outer, inner, ..
+                input,
+                outer,
+                inner,
+                ..
             } => {
                 if back {
                     if unsafe_[inner] {
@@ -338,9 +364,9 @@ pub fn nvfuser_choice(s: &Schedule) -> Result<Vec<Id>> {
         }
     }
     let leaves = s.leaves();
-    for i in 0..n {
+    for (i, p) in pred.iter_mut().enumerate() {
         if s.ids[i].definition.is_none() || leaves.contains(&i) {
-            pred[i] = true;
+            *p = true;
         }
     }
     Ok((0..n)

@@ -4,7 +4,9 @@ use super::alloc::{allocation_info, AllocInfo};
 use super::error::Result;
 use super::eval::{check_predicate, count, Counts, PredicateCheck, Space};
 use super::ir::{Id, Schedule, Transform};
-use super::predicate::{derive, everything, nvfuser_choice, xor_closed, Derivation};
+use super::predicate::{
+    derive, derive_by_theorems_assuming, everything, nvfuser_choice, xor_closed, Derivation,
+};
 use super::symbolic::Decision;
 use super::vectorize::{check_access, AccessKind, AccessVerdict};
 use std::fmt::Write;
@@ -49,6 +51,9 @@ pub struct Report {
     pub counts: Option<Counts>,
     /// Our predicate.
     pub derivation: Derivation,
+    /// The smaller predicate valid once every undecided split passes a launch-time divisibility
+    /// check (`None` when nothing is undecided or nothing would change).
+    pub specialized: Option<Derivation>,
     /// Ours, nvFuser's, everything.
     pub strategies: Vec<Strategy>,
     /// Allocation size.
@@ -119,24 +124,33 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
                     });
                 }
             }
-            Transform::Swizzle { x, y, .. } => {
-                if xor_closed(s, *x, *y)? == Decision::Unknown {
-                    obligations.push(Obligation {
-                        kind: ObligationKind::Conservative,
-                        condition: format!(
-                            "{} is a power of two >= {}",
-                            s.ids[*y].extent, s.ids[*x].extent
-                        ),
-                        reason: format!(
-                            "`{}` may create holes; the predicate assumes it does",
-                            s.describe(t)
-                        ),
-                    });
-                }
+            Transform::Swizzle { x, y, .. } if xor_closed(s, *x, *y)? == Decision::Unknown => {
+                obligations.push(Obligation {
+                    kind: ObligationKind::Conservative,
+                    condition: format!(
+                        "{} is a power of two >= {}",
+                        s.ids[*y].extent, s.ids[*x].extent
+                    ),
+                    reason: format!(
+                        "`{}` may create holes; the predicate assumes it does",
+                        s.describe(t)
+                    ),
+                });
             }
             _ => {}
         }
     }
+    let undecided: Vec<usize> = splits
+        .iter()
+        .filter(|(_, d)| *d == Decision::Unknown)
+        .map(|(t, _)| *t)
+        .collect();
+    let specialized = if undecided.is_empty() {
+        None
+    } else {
+        let alt = derive_by_theorems_assuming(s, &undecided)?;
+        (alt.chosen != derivation.chosen).then_some(alt)
+    };
     let mut accesses = Vec::new();
     for (ids, kind) in [
         (&s.vectorized, AccessKind::Vectorize),
@@ -150,7 +164,10 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
                         obligations.push(Obligation {
                             kind: ObligationKind::Launch,
                             condition: format!("{} % {} == 0", s.ids[input].extent, factor),
-                            reason: format!("vectorized split `{}` must be divisible", s.describe(t)),
+                            reason: format!(
+                                "vectorized split `{}` must be divisible",
+                                s.describe(t)
+                            ),
                         });
                     }
                 }
@@ -162,7 +179,11 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
                         condition: r.condition.clone(),
                         reason: format!(
                             "{} {} is split out of a merge of discontiguous {} and {}",
-                            if kind == AccessKind::Box { "box" } else { "vector" },
+                            if kind == AccessKind::Box {
+                                "box"
+                            } else {
+                                "vector"
+                            },
                             s.name(id),
                             s.name(r.merge.0),
                             s.name(r.merge.1)
@@ -177,6 +198,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
         schedule: s.clone(),
         counts,
         derivation,
+        specialized,
         strategies,
         allocation,
         splits,
@@ -188,7 +210,9 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
 impl Report {
     /// Names of a set of IterDomains.
     pub fn names(&self, set: &[Id]) -> Vec<String> {
-        set.iter().map(|&i| self.schedule.name(i).to_string()).collect()
+        set.iter()
+            .map(|&i| self.schedule.name(i).to_string())
+            .collect()
     }
 
     /// The predicate as text: `I0 < 15 ∧ I2 < 6` (`true` when empty); the lower bound `0 <=` is
@@ -200,7 +224,11 @@ impl Report {
         let nn = super::codegen::nonnegative(&self.schedule).unwrap_or_default();
         set.iter()
             .map(|&i| {
-                let lower = if nn.get(i).copied().unwrap_or(false) { "" } else { "0 <= " };
+                let lower = if nn.get(i).copied().unwrap_or(false) {
+                    ""
+                } else {
+                    "0 <= "
+                };
                 format!(
                     "{lower}{} < {}",
                     self.schedule.name(i),
@@ -249,7 +277,10 @@ impl Report {
                 }
             }
             None => {
-                let _ = writeln!(o, "enumeration: not possible (symbolic extents without values)");
+                let _ = writeln!(
+                    o,
+                    "enumeration: not possible (symbolic extents without values)"
+                );
             }
         }
         let _ = writeln!(
@@ -276,7 +307,13 @@ impl Report {
                     );
                 }
                 None => {
-                    let _ = writeln!(o, "  dropped {}: follows {} by {}", s.name(j.id), from, j.theorem);
+                    let _ = writeln!(
+                        o,
+                        "  dropped {}: follows {} by {}",
+                        s.name(j.id),
+                        from,
+                        j.theorem
+                    );
                 }
             }
         }
@@ -289,6 +326,13 @@ impl Report {
                 "by the theorems only (symbolic extents)"
             }
         );
+        if let Some(sp) = &self.specialized {
+            let _ = writeln!(
+                o,
+                "  with the undecided splits checked divisible at launch: {}",
+                self.predicate_text(&sp.chosen)
+            );
+        }
         let _ = writeln!(o, "strategies:");
         for st in &self.strategies {
             let set = format!("[{}]", self.names(&st.set).join(", "));
@@ -321,7 +365,11 @@ impl Report {
                 .map_or("unknown".to_string(), |v| v.to_string())
         );
         for v in &self.accesses {
-            let kind = if v.kind == AccessKind::Box { "box" } else { "vectorize" };
+            let kind = if v.kind == AccessKind::Box {
+                "box"
+            } else {
+                "vectorize"
+            };
             let mut line = format!("{kind} {}:", s.name(v.id));
             if let Some(r) = &v.rule {
                 let _ = write!(
