@@ -37,8 +37,6 @@ pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
     let a = s.allocation();
     let mut size = Extent::Const(1);
     if let Some(st) = &a.strides {
-        let mut span: i64 = 1;
-        let ext = s.concrete_extents()?;
         for (k, &id) in a.ids.iter().enumerate() {
             if st[k] < 0 {
                 return Err(Error::BadAlloc(format!(
@@ -47,9 +45,9 @@ pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
                     s.name(id)
                 )));
             }
-            span = error::add(span, error::mul(ext[id] - 1, st[k])?)?;
+            let last = s.ids[id].extent.add(-1)?.mul(&Extent::Const(st[k]))?;
+            size = size.plus(&last)?;
         }
-        size = Extent::Const(span);
     } else {
         for &id in &a.ids {
             size = size.mul(&s.ids[id].extent)?;

@@ -117,6 +117,11 @@ fn extent_code(e: &Extent, s: &Schedule, lang: Lang) -> String {
             None => n.clone(),
         },
         Extent::Add(a, c) => format!("({} + {})", extent_code(a, s, lang), c),
+        Extent::Plus(a, b) => format!(
+            "({} + {})",
+            extent_code(a, s, lang),
+            extent_code(b, s, lang)
+        ),
         Extent::Mul(a, b) => format!(
             "({} * {})",
             extent_code(a, s, lang),

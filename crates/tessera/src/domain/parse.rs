@@ -270,18 +270,20 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             return Ok(());
         }
         "assume" => {
-            let (sym, _) = c.ident("a symbol")?;
+            let (sym, sym_col) = c.ident("a symbol")?;
             let fact = match c.peek() {
                 Some(Tok::Punct("%")) => {
                     c.pos += 1;
+                    let mcol = c.col();
                     let m = c.int("a modulus")?;
                     c.punct("==")?;
+                    let rcol = c.col();
                     let r = c.int("0")?;
                     if r != 0 {
-                        return Err(c.err("only `N % m == 0` facts are supported"));
+                        return Err(perr(c.line, rcol, "only `N % m == 0` facts are supported"));
                     }
                     if m <= 0 {
-                        return Err(c.err(format!("modulus {m} must be positive")));
+                        return Err(perr(c.line, mcol, format!("modulus {m} must be positive")));
                     }
                     Fact::Divisible(sym, m)
                 }
@@ -304,7 +306,7 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
                 _ => return Err(c.err("expected `%`, `>=`, `>` or `==`")),
             };
             c.done()?;
-            return s.assume(fact);
+            return s.assume(fact).map_err(|e| perr(c.line, sym_col, e.to_string()));
         }
         _ => {}
     }
@@ -315,7 +317,14 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
         names.push(c.ident("a second name")?.0);
     }
     c.punct("=")?;
-    let (op, _) = c.ident("`iter`, `split`, `outer`, `inner`, `merge`, `resize` or `swizzle`")?;
+    let (op, op_col) =
+        c.ident("`iter`, `split`, `outer`, `inner`, `merge`, `resize` or `swizzle`")?;
+    let line = c.line;
+    // Library errors (no position of their own) point at the transform.
+    let lib = |e: Error| match e {
+        Error::Parse { .. } => e,
+        other => perr(line, op_col, other.to_string()),
+    };
     let need = |c: &Cursor, k: usize| {
         if names.len() == k {
             Ok(())
@@ -337,7 +346,7 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             };
             c.pos += 1;
             c.done()?;
-            s.iter(&names[0], e)?;
+            s.iter(&names[0], e).map_err(lib)?;
         }
         "split" | "outer" | "inner" => {
             need(c, 2)?;
@@ -354,7 +363,7 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             c.keyword("by")?;
             let f = c.int("a split factor")?;
             c.done()?;
-            s.split(input, f, kind, &names[0], &names[1])?;
+            s.split(input, f, kind, &names[0], &names[1]).map_err(lib)?;
         }
         "merge" => {
             need(c, 1)?;
@@ -362,7 +371,7 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             c.punct(",")?;
             let b = c.id(s)?;
             c.done()?;
-            s.merge(a, b, &names[0])?;
+            s.merge(a, b, &names[0]).map_err(lib)?;
         }
         "resize" => {
             need(c, 1)?;
@@ -372,7 +381,7 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             c.punct(",")?;
             let r = c.int("a right amount")?;
             c.done()?;
-            s.resize(a, l, r, &names[0])?;
+            s.resize(a, l, r, &names[0]).map_err(lib)?;
         }
         "swizzle" => {
             need(c, 2)?;
@@ -381,9 +390,9 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             c.punct(",")?;
             let y = c.id(s)?;
             c.done()?;
-            s.swizzle(x, y, &names[0], &names[1])?;
+            s.swizzle(x, y, &names[0], &names[1]).map_err(lib)?;
         }
-        other => return Err(c.err(format!("unknown transform `{other}`"))),
+        other => return Err(perr(line, op_col, format!("unknown transform `{other}`"))),
     }
     Ok(())
 }

@@ -18,6 +18,8 @@ pub enum Extent {
     Sym(String),
     /// `e + c` (resize by a constant total amount).
     Add(Box<Extent>, i64),
+    /// `a + b` (strided allocation spans).
+    Plus(Box<Extent>, Box<Extent>),
     /// `a * b` (merge).
     Mul(Box<Extent>, Box<Extent>),
     /// `ceilDiv(e, c)` with `c > 0` (split).
@@ -32,6 +34,7 @@ impl fmt::Display for Extent {
             Extent::Add(e, c) if *c < 0 => write!(f, "({e} - {})", c.unsigned_abs()),
             Extent::Add(e, c) => write!(f, "({e} + {c})"),
             Extent::Mul(a, b) => write!(f, "{a} * {b}"),
+            Extent::Plus(a, b) => write!(f, "({a} + {b})"),
             Extent::CeilDiv(e, c) => write!(f, "ceilDiv({e}, {c})"),
         }
     }
@@ -69,6 +72,17 @@ impl Extent {
         })
     }
 
+    /// `a + b`, folded when both are constant.
+    ///
+    /// Example: `Extent::Const(2).plus(&Extent::Const(3)) == Ok(Extent::Const(5))`.
+    pub fn plus(&self, other: &Extent) -> Result<Extent> {
+        Ok(match (self, other) {
+            (Extent::Const(a), Extent::Const(b)) => Extent::Const(error::add(*a, *b)?),
+            (e, Extent::Const(c)) | (Extent::Const(c), e) => e.add(*c)?,
+            _ => Extent::Plus(Box::new(self.clone()), Box::new(other.clone())),
+        })
+    }
+
     /// `ceilDiv(e, c)` for `c > 0`, folded when `e` is constant (Euclidean ceiling division).
     ///
     /// Example: `Extent::Const(15).ceil_div(6) == Ok(Extent::Const(3))`.
@@ -98,7 +112,7 @@ impl Extent {
                 }
             }
             Extent::Add(e, _) | Extent::CeilDiv(e, _) => e.symbols(out),
-            Extent::Mul(a, b) => {
+            Extent::Mul(a, b) | Extent::Plus(a, b) => {
                 a.symbols(out);
                 b.symbols(out);
             }
@@ -119,6 +133,10 @@ impl Extent {
             },
             Extent::Mul(a, b) => match (a.eval(facts)?, b.eval(facts)?) {
                 (Some(x), Some(y)) => Some(error::mul(x, y)?),
+                _ => None,
+            },
+            Extent::Plus(a, b) => match (a.eval(facts)?, b.eval(facts)?) {
+                (Some(x), Some(y)) => Some(error::add(x, y)?),
                 _ => None,
             },
             Extent::CeilDiv(e, c) => match e.eval(facts)? {
@@ -145,6 +163,7 @@ impl Extent {
                 .checked_mul(b.known_divisor(facts))
                 .unwrap_or(1),
             Extent::Add(e, c) => gcd(e.known_divisor(facts), c.checked_abs().unwrap_or(1)),
+            Extent::Plus(a, b) => gcd(a.known_divisor(facts), b.known_divisor(facts)),
             Extent::CeilDiv(e, c) => {
                 let g = e.known_divisor(facts);
                 if *c > 0 && g % c == 0 {
@@ -165,6 +184,7 @@ impl Extent {
             Extent::Const(c) => Some(*c),
             Extent::Sym(s) => facts.value(s).or_else(|| facts.lower(s)),
             Extent::Add(e, c) => e.lower_bound(facts)?.checked_add(*c),
+            Extent::Plus(a, b) => a.lower_bound(facts)?.checked_add(b.lower_bound(facts)?),
             Extent::Mul(a, b) => {
                 let (x, y) = (a.lower_bound(facts)?, b.lower_bound(facts)?);
                 if x >= 0 && y >= 0 {
