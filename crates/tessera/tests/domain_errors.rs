@@ -11,8 +11,18 @@ fn err(text: &str) -> Error {
 #[test]
 fn parse_errors_carry_line_and_column() {
     let cases: [(&str, usize, usize, &str); 8] = [
-        ("I0 = iter 6\nI1, I2 = split I9 by 4", 2, 16, "unknown IterDomain `I9`"),
-        ("I0 = iter 6\n\n  I1 = frobnicate I0", 3, 8, "unknown transform"),
+        (
+            "I0 = iter 6\nI1, I2 = split I9 by 4",
+            2,
+            16,
+            "unknown IterDomain `I9`",
+        ),
+        (
+            "I0 = iter 6\n\n  I1 = frobnicate I0",
+            3,
+            8,
+            "unknown transform",
+        ),
         ("I0 = iter 6 $", 1, 13, "unexpected character"),
         ("I0 = iter 99999999999999999999", 1, 11, "out of range"),
         ("I0 = iter 6\nI1 = split I0 by 2", 2, 1, "defines 2"),
@@ -34,7 +44,9 @@ fn parse_errors_carry_line_and_column() {
         }
     }
     assert_eq!(err("I0 = iter 6\nI0 = iter 7").code(), "parse");
-    assert!(err("I0 = iter 6\nI0 = iter 7").to_string().contains("defined twice"));
+    assert!(err("I0 = iter 6\nI0 = iter 7")
+        .to_string()
+        .contains("defined twice"));
 }
 
 #[test]
@@ -44,9 +56,18 @@ fn library_errors_are_typed() {
     let e = s.split(i0, 0, SplitKind::Inner, "A", "B").unwrap_err();
     assert_eq!(e.code(), "bad_factor");
     assert!(e.to_string().contains("factor = 0"));
-    assert_eq!(s.iter("I0", Extent::Const(2)).unwrap_err().code(), "redefined");
-    assert_eq!(s.iter("Z", Extent::Const(0)).unwrap_err().code(), "non_positive_extent");
-    assert_eq!(s.swizzle(i0, i0, "X", "Y").unwrap_err().code(), "swizzle_same_input");
+    assert_eq!(
+        s.iter("I0", Extent::Const(2)).unwrap_err().code(),
+        "redefined"
+    );
+    assert_eq!(
+        s.iter("Z", Extent::Const(0)).unwrap_err().code(),
+        "non_positive_extent"
+    );
+    assert_eq!(
+        s.swizzle(i0, i0, "X", "Y").unwrap_err().code(),
+        "swizzle_same_input"
+    );
     assert_eq!(s.id("nope").unwrap_err().code(), "unknown_id");
     let e = s.resize(i0, -3, -3, "R").unwrap_err();
     assert_eq!(e.code(), "non_positive_extent");
@@ -60,7 +81,12 @@ fn overflow_is_an_error_not_a_panic() {
     let e = err("I0 = iter 9223372036854775807\nI1 = resize I0 by 1, 0");
     assert!(e.to_string().contains("overflow"), "{e}");
     assert_eq!(
-        Error::Overflow { op: "mul", a: 1, b: 2 }.code(),
+        Error::Overflow {
+            op: "mul",
+            a: 1,
+            b: 2
+        }
+        .code(),
         "overflow"
     );
 }

@@ -195,3 +195,65 @@ proptest! {
         }
     }
 }
+
+mod lowering_and_access {
+    use super::*;
+    use tessera::domain::alloc::{check_lowering, Lowering, Reduction};
+    use tessera::domain::ir::Allocation;
+    use tessera::domain::vectorize::{check_access, AccessKind};
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, .. ProptestConfig::default() })]
+
+        /// Allocating the loop domain: our predicate with the reduction's identity as fill is
+        /// strongly correct (Definition 2); predicating the roots only is weakly correct
+        /// (Definition 1) and strongly correct iff no hole point has its roots in bound.
+        #[test]
+        fn lowering_definitions(
+            roots in prop::collection::vec(1i64..10, 1..3),
+            ops in ops(),
+            red in prop::sample::select(vec![Reduction::Sum, Reduction::Product, Reduction::Max, Reduction::Min]),
+        ) {
+            let mut s = build(&roots, &ops, 0);
+            prop_assume!(small(&s));
+            s.allocation = Some(Allocation { ids: s.loop_ids().unwrap(), strides: None });
+            let ours = derive(&s).unwrap().chosen;
+            let c = check_lowering(&s, &Lowering { predicate: ours, fill: Some(red.identity()) }, red.identity()).unwrap();
+            prop_assert!(c.weak && c.strong, "{:?}\n{}", c.reasons, s);
+            let r = check_lowering(&s, &Lowering { predicate: s.roots(), fill: Some(red.identity()) }, red.identity()).unwrap();
+            prop_assert!(r.weak, "{:?}\n{}", r.reasons, s);
+            let sp = Space::new(&s).unwrap();
+            let mut hole_with_roots_in_bound = false;
+            sp.for_each(|idx| {
+                if !sp.valid(idx) && sp.root_item(idx).is_some() {
+                    hole_with_roots_in_bound = true;
+                }
+                Ok(true)
+            }).unwrap();
+            if matches!(red, Reduction::Max | Reduction::Min) {
+                prop_assert_eq!(r.strong, !hole_with_roots_in_bound);
+            } else if !hole_with_roots_in_bound {
+                // (An item's value may coincidentally equal 0 or 1, so only one direction.)
+                prop_assert!(r.strong);
+            }
+            // Without any fill, holes keep garbage: strong only when there are no holes.
+            let g = check_lowering(&s, &Lowering { predicate: derive(&s).unwrap().chosen, fill: None }, red.identity()).unwrap();
+            prop_assert_eq!(g.strong, count(&sp).unwrap().holes == 0, "{:?}\n{}", g, s);
+        }
+
+        /// The seed's rule for a box split out of a merge of (possibly) discontiguous rows agrees
+        /// with enumeration whenever there is a row boundary to cross.
+        #[test]
+        fn box_rule_agrees_with_enumeration(e1 in 2i64..5, e2 in 1i64..10, f in 1i64..10, pad in 0i64..3) {
+            let text = format!(
+                "I1 = iter {e1}\nI2 = iter {e2}\nI3 = merge I1, I2\nI4, I5 = split I3 by {f}\nloop I4 I5\nalloc I1 I2 strides {} 1\nbox I5\n",
+                e2 + pad
+            );
+            let s = tessera::domain::parse(&text).unwrap();
+            let v = check_access(&s, s.id("I5").unwrap(), AccessKind::Box).unwrap();
+            let rule = v.rule.unwrap();
+            prop_assert_eq!(rule.contiguous_merge, Some(pad == 0));
+            prop_assert_eq!(rule.legal == Decision::Yes, v.contiguous.unwrap(), "{}", text);
+        }
+    }
+}

@@ -16,17 +16,32 @@ fn facts_decide_divisibility() {
     assert_eq!(f.divides(4, &n).unwrap(), Decision::Yes);
     assert_eq!(f.divides(16, &n).unwrap(), Decision::Unknown);
     // ceilDiv(N, 4) is N / 4, a multiple of 2.
-    assert_eq!(f.divides(2, &n.ceil_div(4).unwrap()).unwrap(), Decision::Yes);
-    assert_eq!(f.divides(4, &n.ceil_div(4).unwrap()).unwrap(), Decision::Unknown);
+    assert_eq!(
+        f.divides(2, &n.ceil_div(4).unwrap()).unwrap(),
+        Decision::Yes
+    );
+    assert_eq!(
+        f.divides(4, &n.ceil_div(4).unwrap()).unwrap(),
+        Decision::Unknown
+    );
     // N * 3 is a multiple of 24; N + 4 of 4 only.
-    assert_eq!(f.divides(24, &n.mul(&Extent::Const(3)).unwrap()).unwrap(), Decision::Yes);
+    assert_eq!(
+        f.divides(24, &n.mul(&Extent::Const(3)).unwrap()).unwrap(),
+        Decision::Yes
+    );
     assert_eq!(f.divides(4, &n.add(4).unwrap()).unwrap(), Decision::Yes);
     assert_eq!(f.divides(8, &n.add(4).unwrap()).unwrap(), Decision::Unknown);
     // A value decides everything, and must agree with the facts.
     let mut g = f.clone();
     g.assume(Fact::Equals("N".into(), 24)).unwrap();
     assert_eq!(g.divides(16, &n).unwrap(), Decision::No);
-    assert_eq!(f.clone().assume(Fact::Equals("N".into(), 20)).unwrap_err().code(), "contradiction");
+    assert_eq!(
+        f.clone()
+            .assume(Fact::Equals("N".into(), 20))
+            .unwrap_err()
+            .code(),
+        "contradiction"
+    );
     // Facts combine by lcm.
     f.assume(Fact::Divisible("N".into(), 3)).unwrap();
     assert_eq!(f.divides(24, &n).unwrap(), Decision::Yes);
@@ -39,8 +54,14 @@ fn facts_decide_positivity() {
     assert_eq!(f.at_least(&n, 1).unwrap(), Decision::Unknown);
     f.assume(Fact::AtLeast("N".into(), 3)).unwrap();
     assert_eq!(f.at_least(&n.add(-2).unwrap(), 1).unwrap(), Decision::Yes);
-    assert_eq!(f.at_least(&n.add(-3).unwrap(), 1).unwrap(), Decision::Unknown);
-    assert_eq!(f.at_least(&n.ceil_div(4).unwrap(), 1).unwrap(), Decision::Yes);
+    assert_eq!(
+        f.at_least(&n.add(-3).unwrap(), 1).unwrap(),
+        Decision::Unknown
+    );
+    assert_eq!(
+        f.at_least(&n.ceil_div(4).unwrap(), 1).unwrap(),
+        Decision::Yes
+    );
 }
 
 #[test]
@@ -53,7 +74,8 @@ fn undecided_positivity_is_a_launch_obligation() {
         .map(|o| o.condition.as_str())
         .collect();
     assert_eq!(launch, vec!["N >= 1", "(N - 1) >= 1"]);
-    let r = analyze(&parse("assume N >= 2\nN0 = iter N\nI1 = resize N0 by -1, 0\n").unwrap()).unwrap();
+    let r =
+        analyze(&parse("assume N >= 2\nN0 = iter N\nI1 = resize N0 by -1, 0\n").unwrap()).unwrap();
     assert!(r.obligations.is_empty());
     // A value that makes an extent non-positive is an error naming it.
     let e = parse("assume N == 1\nN0 = iter N\nI1 = resize N0 by -1, 0\n").unwrap_err();
@@ -74,7 +96,10 @@ fn symbolic_predicate_matches_enumeration_for_every_value() {
     for n in (8..=96).step_by(8) {
         let bound = parse(&format!("assume N == {n}\n{text}")).unwrap();
         let sp = Space::new(&bound).unwrap();
-        assert!(check_predicate(&sp, &sym.chosen).unwrap().equivalent, "N = {n}");
+        assert!(
+            check_predicate(&sp, &sym.chosen).unwrap().equivalent,
+            "N = {n}"
+        );
         let spec_ok = check_predicate(&sp, &spec.chosen).unwrap().equivalent;
         assert_eq!(spec_ok, (n / 4) % 3 == 0, "N = {n}");
         // The concrete derivation never needs more than the symbolic one.

@@ -306,7 +306,9 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
                 _ => return Err(c.err("expected `%`, `>=`, `>` or `==`")),
             };
             c.done()?;
-            return s.assume(fact).map_err(|e| perr(c.line, sym_col, e.to_string()));
+            return s
+                .assume(fact)
+                .map_err(|e| perr(c.line, sym_col, e.to_string()));
         }
         _ => {}
     }
