@@ -257,3 +257,38 @@ mod lowering_and_access {
         }
     }
 }
+
+/// The generator is not degenerate: a fixed sample has many schedules with holes and non-trivial
+/// predicates, and some where our predicate is smaller than nvFuser's.
+#[test]
+fn generator_covers_interesting_cases() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strat = (prop::collection::vec(1i64..13, 1..3), ops(), any::<u8>());
+    let (mut total, mut with_holes, mut multi, mut smaller) = (0, 0, 0, 0);
+    for _ in 0..400 {
+        let (roots, ops, sh) = strat.new_tree(&mut runner).unwrap().current();
+        let s = build(&roots, &ops, sh);
+        if !small(&s) {
+            continue;
+        }
+        total += 1;
+        let sp = Space::new(&s).unwrap();
+        if count(&sp).unwrap().holes > 0 {
+            with_holes += 1;
+        }
+        let d = derive(&s).unwrap();
+        if d.chosen.len() >= 2 {
+            multi += 1;
+        }
+        if d.chosen.len() < nvfuser_choice(&s).unwrap().len() {
+            smaller += 1;
+        }
+    }
+    eprintln!("total {total}, with holes {with_holes}, >=2 conditions {multi}, smaller than nvFuser {smaller}");
+    assert!(total >= 300);
+    assert!(with_holes * 3 >= total);
+    assert!(multi >= 20);
+    assert!(smaller >= 20);
+}
