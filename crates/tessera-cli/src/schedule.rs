@@ -56,21 +56,19 @@ fn load(path: &PathBuf) -> Result<Schedule, ExitCode> {
     parse(&text).map_err(|e| fail(e.code(), format!("{}: {e}", path.display())))
 }
 
-fn strategy(s: &Schedule, r: &Report, name: &str) -> Result<Vec<Id>, Error> {
+fn strategy(s: &Schedule, r: &Report, name: &str) -> Result<Vec<Id>, ExitCode> {
+    let lib = |e: Error| fail(e.code(), e);
     Ok(match name {
         "ours" => r.derivation.chosen.clone(),
-        "nvfuser" => nvfuser_choice(s)?,
-        "everything" | "all" => everything(s)?,
+        "nvfuser" => nvfuser_choice(s).map_err(lib)?,
+        "everything" | "all" => everything(s).map_err(lib)?,
         "roots" => s.roots(),
         "none" => vec![],
         other => {
-            return Err(Error::Parse {
-                line: 0,
-                column: 0,
-                message: format!(
-                    "unknown predicate `{other}` (ours, nvfuser, everything, roots, none)"
-                ),
-            })
+            return Err(fail(
+                "bad_argument",
+                format!("unknown predicate `{other}` (ours, nvfuser, everything, roots, none)"),
+            ))
         }
     })
 }
@@ -95,7 +93,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let pred = match strategy(&s, &report, &args.predicate) {
         Ok(p) => p,
-        Err(e) => return fail(e.code(), e),
+        Err(c) => return c,
     };
     if let Some(lang) = &args.emit {
         let lang = match lang.as_str() {
@@ -133,7 +131,7 @@ pub fn run(args: Args) -> ExitCode {
         Some(name) => {
             let set = match strategy(&s, &report, name) {
                 Ok(p) => p,
-                Err(e) => return fail(e.code(), e),
+                Err(c) => return c,
             };
             let Some(red) = Reduction::parse(&args.reduction) else {
                 return fail(

@@ -131,3 +131,42 @@ fn negative_indices_use_euclidean_division() {
     .unwrap();
     assert_eq!(first, Some((-2, -1, 2)));
 }
+
+#[test]
+fn hand_built_inconsistent_schedules_are_rejected_not_panicking() {
+    use tessera::domain::alloc::allocation_info;
+    use tessera::domain::report::analyze;
+    use tessera::domain::{Allocation, Transform};
+    let base = parse("I0 = iter 6\nI1, I2 = split I0 by 4\n").unwrap();
+    let mut s = base.clone();
+    s.loop_domain = Some(vec![99]);
+    assert_eq!(analyze(&s).unwrap_err().code(), "unknown_id");
+    let mut s = base.clone();
+    s.allocation = Some(Allocation {
+        ids: vec![1, 2],
+        strides: Some(vec![4]),
+    });
+    assert_eq!(allocation_info(&s).unwrap_err().code(), "bad_alloc");
+    s.allocation = Some(Allocation {
+        ids: vec![1, 2],
+        strides: Some(vec![4, -1]),
+    });
+    assert_eq!(allocation_info(&s).unwrap_err().code(), "bad_alloc");
+    let mut s = base.clone();
+    s.transforms.push(Transform::Merge {
+        outer: 1,
+        inner: 7,
+        output: 2,
+    });
+    assert_eq!(analyze(&s).unwrap_err().code(), "unknown_id");
+    let mut s = base.clone();
+    s.transforms.push(Transform::Merge {
+        outer: 1,
+        inner: 2,
+        output: 0,
+    });
+    assert_eq!(analyze(&s).unwrap_err().code(), "redefined");
+    let mut s = base;
+    s.vectorized.push(42);
+    assert!(analyze(&s).is_err());
+}

@@ -34,17 +34,10 @@ pub struct AllocInfo {
 /// covers the roots; over-allocation counts the allocated holes.
 /// Example: Figure 1 (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
 pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
-    let a = s.allocation();
+    let a = s.allocation()?;
     let mut size = Extent::Const(1);
     if let Some(st) = &a.strides {
         for (k, &id) in a.ids.iter().enumerate() {
-            if st[k] < 0 {
-                return Err(Error::BadAlloc(format!(
-                    "stride {} of {} is negative",
-                    st[k],
-                    s.name(id)
-                )));
-            }
             let last = s.ids[id].extent.add(-1)?.mul(&Extent::Const(st[k]))?;
             size = size.plus(&last)?;
         }
@@ -164,7 +157,7 @@ pub fn contiguous_strides(extents: &[i64]) -> Result<Vec<i64>> {
 /// our predicate `{I5}` and fill 0 it is strong.
 pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result<LoweringCheck> {
     let space = Space::new(s)?;
-    let a = s.allocation();
+    let a = s.allocation()?;
     let alloc_ext: Vec<i64> = a.ids.iter().map(|&i| space.extents[i]).collect();
     let strides = match &a.strides {
         Some(st) => st.clone(),

@@ -237,13 +237,20 @@ impl<'a> Space<'a> {
 
     /// The flat position of the root item at this point (row-major over root extents), or `None`
     /// if some root index is out of bound.
+    ///
+    /// Pre: `idx` was filled by [`Space::propagate`]. Post: distinct in-bound root tuples give
+    /// distinct positions (below `u64::MAX`). Example: Listing 2's point `(1, 1)` is `T[1, 0]`,
+    /// position `1 * 5 + 0 = 5`.
     pub fn root_item(&self, idx: &[i64]) -> Option<u64> {
         let mut pos: u64 = 0;
         for r in self.schedule.roots() {
             if !self.in_bound(idx, r) {
                 return None;
             }
-            pos = pos * self.extents[r] as u64 + idx[r] as u64;
+            // Saturates for astronomically many root items; such positions are never tracked.
+            pos = pos
+                .saturating_mul(self.extents[r] as u64)
+                .saturating_add(idx[r] as u64);
         }
         Some(pos)
     }

@@ -336,6 +336,7 @@ impl Schedule {
     ///
     /// Post: non-empty, no repeats (else [`Error::BadLoop`]).
     pub fn loop_ids(&self) -> Result<Vec<Id>> {
+        self.validate()?;
         let l = match &self.loop_domain {
             Some(l) => l.clone(),
             None => self.leaves(),
@@ -352,11 +353,91 @@ impl Schedule {
     }
 
     /// The allocation domain: the declared one, or the roots (contiguous).
-    pub fn allocation(&self) -> Allocation {
-        self.allocation.clone().unwrap_or_else(|| Allocation {
+    ///
+    /// Post: IDs exist, strides (if any) are one per ID and non-negative (else
+    /// [`Error::BadAlloc`]). Example: with no `alloc` statement, Figure 2's allocation is `[I0]`.
+    pub fn allocation(&self) -> Result<Allocation> {
+        self.validate()?;
+        let a = self.allocation.clone().unwrap_or_else(|| Allocation {
             ids: self.roots(),
             strides: None,
-        })
+        });
+        if a.ids.is_empty() {
+            return Err(Error::BadAlloc("the allocation domain is empty".into()));
+        }
+        if let Some(st) = &a.strides {
+            if st.len() != a.ids.len() {
+                return Err(Error::BadAlloc(format!(
+                    "{} strides for {} allocated IterDomains",
+                    st.len(),
+                    a.ids.len()
+                )));
+            }
+            if let Some(k) = st.iter().position(|&x| x < 0) {
+                return Err(Error::BadAlloc(format!(
+                    "stride {} of {} is negative",
+                    st[k],
+                    self.name(a.ids[k])
+                )));
+            }
+        }
+        Ok(a)
+    }
+
+    /// Checks that every reference inside the schedule is in range (the fields are public, so a
+    /// schedule built by hand may be inconsistent; the builder methods never produce that).
+    ///
+    /// Pre: none. Post: `Ok` iff every transform, definition, loop, allocation, vectorized and
+    /// box reference names an existing IterDomain or transform, and each IterDomain is defined by
+    /// the transform its `definition` names. Example: a parsed schedule always validates.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.ids.len();
+        let bad = |what: String| Err(Error::UnknownId(what));
+        for (t, tr) in self.transforms.iter().enumerate() {
+            for i in tr.inputs().into_iter().chain(tr.outputs()) {
+                if i >= n {
+                    return bad(format!("#{i} (used by transform {t})"));
+                }
+            }
+            for o in tr.outputs() {
+                if self.ids[o].definition != Some(t) {
+                    return Err(Error::Redefined(format!(
+                        "{} (output of transform {t} but defined elsewhere)",
+                        self.ids[o].name
+                    )));
+                }
+            }
+        }
+        for d in &self.ids {
+            if let Some(t) = d.definition {
+                if t >= self.transforms.len()
+                    || !self.transforms[t]
+                        .outputs()
+                        .iter()
+                        .any(|&o| self.ids[o].name == d.name)
+                {
+                    return Err(Error::Redefined(format!(
+                        "{} has an invalid definition",
+                        d.name
+                    )));
+                }
+            }
+        }
+        let lists = [
+            self.loop_domain.clone().unwrap_or_default(),
+            self.allocation
+                .as_ref()
+                .map(|a| a.ids.clone())
+                .unwrap_or_default(),
+            self.vectorized.clone(),
+            self.boxes.clone(),
+        ];
+        for l in &lists {
+            if let Some(&i) = l.iter().find(|&&i| i >= n) {
+                return bad(format!("#{i}"));
+            }
+        }
+        Ok(())
     }
 
     /// Concrete extents of all IterDomains (`Err(Unbound)` if a symbol has no value).

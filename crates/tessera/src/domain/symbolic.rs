@@ -334,6 +334,14 @@ impl Facts {
     /// the facts; `No` only if it fails for all of them (here: when `e` evaluates).
     /// Example: with `N % 8 == 0`, `divides(4, N)` is `Yes`; without facts it is `Unknown`.
     pub fn divides(&self, f: i64, e: &Extent) -> Result<Decision> {
+        // `0 | e` iff `e == 0`, impossible for an extent >= 1; `-f | e` iff `f | e`.
+        let Some(f) = f.checked_abs().filter(|&f| f != 0) else {
+            return Ok(if f == 0 {
+                Decision::No
+            } else {
+                Decision::Unknown
+            });
+        };
         if let Some(v) = e.eval(self)? {
             return Ok(if error::emod(v, f)? == 0 {
                 Decision::Yes

@@ -14,6 +14,9 @@ use super::ir::{Id, Schedule, Transform};
 use super::symbolic::Decision;
 use std::collections::BTreeMap;
 
+/// Contiguity is enumerated only up to this many loop points (it groups all points in memory).
+pub const MAX_ACCESS_POINTS: u64 = 1 << 20;
+
 /// Vectorized access or TMA box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AccessKind {
@@ -58,7 +61,7 @@ pub struct AccessVerdict {
 }
 
 fn strides(s: &Schedule, extents: &[i64]) -> Result<(Vec<Id>, Vec<i64>)> {
-    let a = s.allocation();
+    let a = s.allocation()?;
     let st = match &a.strides {
         Some(st) => st.clone(),
         None => {
@@ -102,7 +105,7 @@ pub fn merge_split_rule(s: &Schedule, id: Id) -> Result<Option<MergeSplitRule>> 
     else {
         return Ok(None);
     };
-    let a = s.allocation();
+    let a = s.allocation()?;
     let contiguous_merge = match (
         a.ids.iter().position(|&x| x == mo),
         a.ids.iter().position(|&x| x == mi),
@@ -133,7 +136,9 @@ pub fn merge_split_rule(s: &Schedule, id: Id) -> Result<Option<MergeSplitRule>> 
 
 /// Checks a vectorized or box IterDomain: the rule, and contiguity by enumeration.
 ///
-/// Pre: `id` is in the loop domain (else [`Error::BadVectorize`]). Post: `contiguous == Some(true)`
+/// Pre: `id` is in the loop domain (else [`Error::BadVectorize`]). Post: `contiguous` is `None`
+/// when extents are symbolic or there are more than [`MAX_ACCESS_POINTS`] points;
+/// `contiguous == Some(true)`
 /// iff for every assignment of the other loop indices the lanes (in lane order) are at addresses
 /// `base, base + 1, …` of the allocation (element strides) — for vectors every lane must also be
 /// a valid point, unless the whole vector is a hole.
@@ -156,7 +161,7 @@ pub fn check_access(s: &Schedule, id: Id, kind: AccessKind) -> Result<AccessVerd
         _ => None,
     };
     let (contiguous, counterexample) = match Space::new(s) {
-        Ok(space) => {
+        Ok(space) if space.points <= MAX_ACCESS_POINTS => {
             let (aids, st) = strides(s, &space.extents)?;
             // lanes[key] = (lane, address, valid, root in bound)
             type Lane = (i64, i64, bool, bool);
@@ -211,6 +216,12 @@ pub fn check_access(s: &Schedule, id: Id, kind: AccessKind) -> Result<AccessVerd
             }
             (Some(bad.is_none()), bad)
         }
+        Ok(_) => (
+            None,
+            Some(format!(
+                "not enumerated: more than {MAX_ACCESS_POINTS} points"
+            )),
+        ),
         Err(_) => (None, None),
     };
     Ok(AccessVerdict {
