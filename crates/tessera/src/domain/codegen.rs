@@ -310,7 +310,7 @@ pub fn emit(s: &Schedule, predicate: &[Id], lang: Lang) -> Result<String> {
                 ind.push_str("  ");
             }
             for line in &body {
-                let _ = writeln!(out, "{ind}long long {line};");
+                let _ = writeln!(out, "{ind}[[maybe_unused]] long long {line};");
             }
             let print_ind = if conds.is_empty() {
                 ind.clone()
