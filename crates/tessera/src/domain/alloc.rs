@@ -80,6 +80,8 @@ impl Reduction {
     /// The identity element: the value holes must hold for strong correctness.
     ///
     /// Example: `Reduction::Max.identity() == f64::NEG_INFINITY`.
+    ///
+    /// Pre: none. Post: `x ⊕ identity = x` for the reduction `⊕`.
     pub fn identity(self) -> f64 {
         match self {
             Reduction::Sum => 0.0,
@@ -89,6 +91,8 @@ impl Reduction {
         }
     }
     /// Parses `sum`, `product`, `max`, `min`.
+    ///
+    /// Pre: none. Post: `None` for an unknown name. Example: `Reduction::parse("max") == Some(Reduction::Max)`.
     pub fn parse(s: &str) -> Option<Reduction> {
         match s {
             "sum" => Some(Reduction::Sum),
@@ -139,6 +143,9 @@ fn slot(ids: &[Id], strides: &[i64], size: i64, idx: &[i64]) -> Result<Option<i6
 }
 
 /// Default row-major strides for the allocation extents.
+///
+/// Pre: extents `>= 1`. Post: `st[last] = 1`, `st[k] = st[k+1] * extents[k+1]`; overflow is an error.
+/// Example: `contiguous_strides(&[2, 3, 4]) == Ok(vec![12, 4, 1])`.
 pub fn contiguous_strides(extents: &[i64]) -> Result<Vec<i64>> {
     let mut st = vec![1i64; extents.len()];
     for k in (0..extents.len().saturating_sub(1)).rev() {

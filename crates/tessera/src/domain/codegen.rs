@@ -23,6 +23,9 @@ pub enum Lang {
 
 /// Variable names for all IterDomains: `I3` becomes `i3` (as in the seed), other names `i_<name>`;
 /// on any clash all names fall back to `i_<position>`.
+///
+/// Pre: none. Post: names are distinct valid identifiers in Python and C++.
+/// Example: Figure 2's `I0..I6` become `i0..i6`; `N0` becomes `i_N0`.
 pub fn var_names(s: &Schedule) -> Vec<String> {
     let v: Vec<String> = s
         .ids
@@ -50,6 +53,9 @@ pub fn var_names(s: &Schedule) -> Vec<String> {
 /// Whether each index is provably non-negative at every loop point (so its lower bound check can
 /// be omitted): loop indices are; a composition of non-negative indices is; Euclidean remainders
 /// are; a Euclidean quotient of a non-negative index is; `in = out - left` is when `left <= 0`.
+///
+/// Pre: the loop domain determines every index. Post: `true` only for indices that are `>= 0` at
+/// every loop point. Example: a left pad `resize X by 2, 0` makes `X` possibly negative.
 pub fn nonnegative(s: &Schedule) -> Result<Vec<bool>> {
     let mut nn = vec![false; s.ids.len()];
     for l in s.loop_ids()? {
@@ -135,6 +141,8 @@ fn extent_code(e: &Extent, s: &Schedule, lang: Lang) -> String {
 }
 
 /// Unbound symbols, in order of first occurrence.
+///
+/// Pre: none. Post: symbols without an `==` fact. Example: `N0 = iter N` gives `["N"]`.
 pub fn free_symbols(s: &Schedule) -> Vec<String> {
     let mut syms = Vec::new();
     for d in &s.ids {

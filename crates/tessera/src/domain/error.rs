@@ -91,6 +91,8 @@ impl Error {
     /// A stable snake_case code naming the failed obligation.
     ///
     /// Example: `Error::UnknownId("I9".into()).code() == "unknown_id"`.
+    ///
+    /// Pre: none. Post: one code per variant, stable across versions.
     pub fn code(&self) -> &'static str {
         match self {
             Error::Parse { .. } => "parse",

@@ -5,6 +5,9 @@ use super::error::{self, Error, Result};
 use super::ir::{Id, Schedule, Transform};
 
 /// Enumeration refuses loop domains with more points than this (an error, never a hang).
+///
+/// Pre/Post: enumeration functions return [`Error::TooManyPoints`] beyond it. Example: a
+/// `4096 × 4097` loop domain is refused.
 pub const MAX_POINTS: u64 = 1 << 24;
 
 /// Direction in which a transform's indices are computed.
@@ -138,6 +141,9 @@ impl<'a> Space<'a> {
     /// `outer = in / E(inner)`, `inner = in % E(inner)`; merge `out = outer * E(inner) + inner`,
     /// backward `outer = out / E(inner)`, `inner = out % E(inner)`; resize `out = in + left`;
     /// swizzle `out_x = x`, `out_y = x ^ y` (self-inverse).
+    ///
+    /// Pre: `idx.len()` is the number of IterDomains. Post: every index is set; overflow is an error.
+    /// Example: Figure 2 at loop point `(1, 0, 1, 1)` sets `i1 = 2`, `i2 = 5`, `i0 = 17` (a hole).
     pub fn propagate(&self, idx: &mut [i64]) -> Result<()> {
         for st in &self.steps {
             let back = st.direction == Direction::Backward;
@@ -193,6 +199,8 @@ impl<'a> Space<'a> {
     }
 
     /// Whether IterDomain `id`'s index is in bound: `0 <= i < extent`.
+    ///
+    /// Pre: `id` exists. Post: no side effects. Example: in Figure 2, `i0 = 17` is out of bound.
     pub fn in_bound(&self, idx: &[i64], id: Id) -> bool {
         idx[id] >= 0 && idx[id] < self.extents[id]
     }
@@ -201,6 +209,9 @@ impl<'a> Space<'a> {
     /// `false` to stop early.
     ///
     /// Pre: none beyond [`Space::new`]. Post: `f` is called at most [`Space::points`] times.
+    ///
+    /// Example: Figure 2 calls `f` 32 times; returning `Ok(false)` at the first hole stops at
+    /// the 7th point, `(0, 0, 1, 2)` (`i2 = 6`).
     pub fn for_each(&self, mut f: impl FnMut(&[i64]) -> Result<bool>) -> Result<()> {
         let n = self.schedule.ids.len();
         let mut idx = vec![0i64; n];
@@ -226,11 +237,17 @@ impl<'a> Space<'a> {
     }
 
     /// Whether every IterDomain is in bound at this point (the point is not a hole).
+    ///
+    /// Pre: `idx` from [`Space::propagate`]. Post: no side effects. Example: Figure 2 has 15 valid
+    /// points.
     pub fn valid(&self, idx: &[i64]) -> bool {
         (0..idx.len()).all(|i| self.in_bound(idx, i))
     }
 
     /// Whether every IterDomain of `set` is in bound (the predicate built from `set`).
+    ///
+    /// Pre: `idx` from [`Space::propagate`]. Post: `passes(idx, all IDs) == valid(idx)`.
+    /// Example: Figure 2's 19 points pass `{I0}`.
     pub fn passes(&self, idx: &[i64], set: &[Id]) -> bool {
         set.iter().all(|&i| self.in_bound(idx, i))
     }
@@ -256,6 +273,8 @@ impl<'a> Space<'a> {
     }
 
     /// Number of root items (product of root extents), saturating.
+    ///
+    /// Pre: none. Post: saturates at `u64::MAX`. Example: Listings 1–2 have `2 * 5 = 10` items.
     pub fn root_items(&self) -> u64 {
         self.schedule
             .roots()
@@ -328,6 +347,8 @@ pub struct PredicateCheck {
 ///
 /// Post: `equivalent` iff the predicate holds exactly at the valid points.
 /// Example: Figure 2 with `{I0}` passes 19 points with 4 duplicates; with `{I0, I2}` 15 and 0.
+///
+/// Pre: `set` names existing IterDomains.
 pub fn check_predicate(space: &Space, set: &[Id]) -> Result<PredicateCheck> {
     let items = space.root_items();
     let track = items <= MAX_POINTS;

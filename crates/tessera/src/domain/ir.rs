@@ -78,6 +78,8 @@ pub enum Transform {
 
 impl Transform {
     /// Inputs of the transform.
+    ///
+    /// Pre: none. Post: one or two IDs. Example: a merge's inputs are `[outer, inner]`.
     pub fn inputs(&self) -> Vec<Id> {
         match *self {
             Transform::Split { input, .. } | Transform::Resize { input, .. } => vec![input],
@@ -86,6 +88,8 @@ impl Transform {
         }
     }
     /// Outputs of the transform.
+    ///
+    /// Pre: none. Post: one or two IDs. Example: a split's outputs are `[outer, inner]`.
     pub fn outputs(&self) -> Vec<Id> {
         match *self {
             Transform::Split { outer, inner, .. } => vec![outer, inner],
@@ -126,6 +130,8 @@ pub struct Schedule {
 
 impl Schedule {
     /// An empty schedule.
+    ///
+    /// Pre: none. Post: no IterDomains, no facts. Example: `Schedule::new().ids.is_empty()`.
     pub fn new() -> Schedule {
         Schedule::default()
     }
@@ -133,6 +139,8 @@ impl Schedule {
     /// Looks an IterDomain up by name.
     ///
     /// Post: `Err(UnknownId)` when absent. Example: after `iter("I0", 6)`, `id("I0") == Ok(0)`.
+    ///
+    /// Pre: none.
     pub fn id(&self, name: &str) -> Result<Id> {
         self.ids
             .iter()
@@ -141,6 +149,9 @@ impl Schedule {
     }
 
     /// The name of an IterDomain.
+    ///
+    /// Pre: `id` exists (an index from this schedule). Post: the declared name. Example: `s.name(0)`
+    /// is `"I0"` for Figure 2.
     pub fn name(&self, id: Id) -> &str {
         &self.ids[id].name
     }
@@ -315,6 +326,8 @@ impl Schedule {
     }
 
     /// Root IterDomains (no definition), in definition order.
+    ///
+    /// Pre: none. Post: IDs with `definition == None`. Example: Listings 1–2 have roots `[I1, I2]`.
     pub fn roots(&self) -> Vec<Id> {
         (0..self.ids.len())
             .filter(|&i| self.ids[i].definition.is_none())
@@ -322,6 +335,9 @@ impl Schedule {
     }
 
     /// Leaves: IterDomains used by no transform, in definition order.
+    ///
+    /// Pre: transforms reference existing IDs. Post: IDs that are no transform's input.
+    /// Example: Figure 2's leaves are `I3, I4, I5, I6`.
     pub fn leaves(&self) -> Vec<Id> {
         let mut used = vec![false; self.ids.len()];
         for t in &self.transforms {
@@ -335,6 +351,8 @@ impl Schedule {
     /// The loop domain: the declared one, or the leaves.
     ///
     /// Post: non-empty, no repeats (else [`Error::BadLoop`]).
+    ///
+    /// Pre: none (the schedule is validated first). Example: Figure 2 gives `[I3, I4, I5, I6]`.
     pub fn loop_ids(&self) -> Result<Vec<Id>> {
         self.validate()?;
         let l = match &self.loop_domain {
@@ -356,6 +374,8 @@ impl Schedule {
     ///
     /// Post: IDs exist, strides (if any) are one per ID and non-negative (else
     /// [`Error::BadAlloc`]). Example: with no `alloc` statement, Figure 2's allocation is `[I0]`.
+    ///
+    /// Pre: none.
     pub fn allocation(&self) -> Result<Allocation> {
         self.validate()?;
         let a = self.allocation.clone().unwrap_or_else(|| Allocation {
@@ -443,6 +463,8 @@ impl Schedule {
     /// Concrete extents of all IterDomains (`Err(Unbound)` if a symbol has no value).
     ///
     /// Post: every extent `>= 1` (else [`Error::NonPositiveExtent`]).
+    ///
+    /// Pre: none. Example: `I0 = iter N` with `assume N == 6` gives `[6]`; without it `Unbound("N")`.
     pub fn concrete_extents(&self) -> Result<Vec<i64>> {
         let mut out = Vec::with_capacity(self.ids.len());
         for d in &self.ids {
@@ -469,6 +491,9 @@ impl Schedule {
     }
 
     /// Whether all extents evaluate (no unbound symbol).
+    ///
+    /// Pre: none. Post: `true` iff [`Schedule::concrete_extents`] succeeds. Example: `I0 = iter 6`
+    /// is concrete.
     pub fn is_concrete(&self) -> bool {
         self.concrete_extents().is_ok()
     }
@@ -476,6 +501,8 @@ impl Schedule {
     /// Decides whether the split `t` is divisible (`factor | extent(input)`).
     ///
     /// Pre: `t` is a split. Post: [`Decision::Unknown`] when the facts do not decide it.
+    ///
+    /// Example: Figure 2's splits are all `No`; `split I0{6} by 2` is `Yes`.
     pub fn split_divisible(&self, t: usize) -> Result<Decision> {
         match &self.transforms[t] {
             Transform::Split { input, factor, .. } => {
@@ -486,6 +513,9 @@ impl Schedule {
     }
 
     /// A one-line description of transform `t` in the text format.
+    ///
+    /// Pre: `t` is a transform position. Post: parses back to the same transform.
+    /// Example: `"I1, I2 = split I0 by 6"`.
     pub fn describe(&self, t: usize) -> String {
         let n = |i: Id| self.name(i);
         match &self.transforms[t] {

@@ -51,7 +51,7 @@ pub struct Justification {
     pub premises: Vec<Id>,
 }
 
-/// The predicate chosen by [`derive`].
+/// The predicate chosen by [`derive()`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Derivation {
     /// IterDomains whose in-bound conditions form the predicate, in definition order.
@@ -69,6 +69,9 @@ fn pow2(v: i64) -> bool {
 
 /// Whether the XOR swizzle on `(x, y)` keeps `x ^ y` inside `[0, E(y))` for in-bound `x, y`
 /// (Lemma (closed XOR): `E(y)` a power of two and `E(x) <= E(y)`).
+///
+/// Pre: `x`, `y` exist. Post: `Yes` only if `x ^ y < E(y)` for all in-bound `x, y`.
+/// Example: extents 4×4 give `Yes`, 3×3 give `No` (`1 ^ 2 = 3`).
 pub fn xor_closed(s: &Schedule, x: Id, y: Id) -> Result<Decision> {
     let ex = s.ids[x].extent.eval(&s.facts)?;
     let ey = s.ids[y].extent.eval(&s.facts)?;
@@ -82,6 +85,8 @@ pub fn xor_closed(s: &Schedule, x: Id, y: Id) -> Result<Decision> {
 /// The Horn rules of the schedule, one group per propagation step (see the module docs).
 ///
 /// Pre: the loop domain determines every index. Post: every rule is sound for every loop point.
+///
+/// Example: Figure 2 yields, among others, `{I0, I2} ⇒ I1` by Theorem 1 (split).
 pub fn rules(s: &Schedule) -> Result<Vec<Rule>> {
     rules_assuming(s, &[])
 }
@@ -90,6 +95,8 @@ pub fn rules(s: &Schedule) -> Result<Vec<Rule>> {
 /// show the predicate a launch-time divisibility check would allow).
 ///
 /// Pre: as [`rules`]. Post: sound for every loop point at which those splits are divisible.
+///
+/// Example: `split N0 by 6` assumed divisible adds `{I1, I2} ⇒ N0` (Lemma (divisible split)).
 pub fn rules_assuming(s: &Schedule, divisible: &[usize]) -> Result<Vec<Rule>> {
     let mut out = Vec::new();
     for l in s.loop_ids()? {
@@ -229,7 +236,7 @@ fn drop_order(s: &Schedule) -> Result<Vec<Id>> {
     Ok(order)
 }
 
-/// The theorem-only part of [`derive`]: drops every condition the rules prove from the others,
+/// The theorem-only part of [`derive()`]: drops every condition the rules prove from the others,
 /// without enumeration (so it also works with symbolic extents).
 ///
 /// Pre: the loop domain determines every index. Post: the chosen conditions imply every

@@ -209,6 +209,8 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
 
 impl Report {
     /// Names of a set of IterDomains.
+    ///
+    /// Pre: IDs exist. Post: names in the same order. Example: `[0, 2]` in Figure 2 is `["I0", "I2"]`.
     pub fn names(&self, set: &[Id]) -> Vec<String> {
         set.iter()
             .map(|&i| self.schedule.name(i).to_string())
@@ -217,6 +219,8 @@ impl Report {
 
     /// The predicate as text: `I0 < 15 ∧ I2 < 6` (`true` when empty); the lower bound `0 <=` is
     /// written only for indices that can be negative.
+    ///
+    /// Pre: IDs exist. Post: one conjunct per ID. Example: Figure 2 gives `I0 < 15 ∧ I2 < 6`.
     pub fn predicate_text(&self, set: &[Id]) -> String {
         if set.is_empty() {
             return "true".into();
@@ -240,6 +244,9 @@ impl Report {
     }
 
     /// The readable report.
+    ///
+    /// Pre: none. Post: deterministic text (pinned by the CLI tests). Example: see
+    /// `examples/schedules/*.out`.
     pub fn render(&self) -> String {
         let s = &self.schedule;
         let mut o = String::new();

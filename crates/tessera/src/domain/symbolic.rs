@@ -64,6 +64,8 @@ impl Extent {
     /// `a * b`, folded when both are constant.
     ///
     /// Example: `Extent::Const(2).mul(&Extent::Const(3)) == Ok(Extent::Const(6))`.
+    ///
+    /// Pre: none. Post: the result denotes `a * b`; overflow of a constant fold is an error.
     pub fn mul(&self, other: &Extent) -> Result<Extent> {
         Ok(match (self, other) {
             (Extent::Const(a), Extent::Const(b)) => Extent::Const(error::mul(*a, *b)?),
@@ -75,6 +77,8 @@ impl Extent {
     /// `a + b`, folded when both are constant.
     ///
     /// Example: `Extent::Const(2).plus(&Extent::Const(3)) == Ok(Extent::Const(5))`.
+    ///
+    /// Pre: none. Post: the result denotes `a + b`; overflow of a constant fold is an error.
     pub fn plus(&self, other: &Extent) -> Result<Extent> {
         Ok(match (self, other) {
             (Extent::Const(a), Extent::Const(b)) => Extent::Const(error::add(*a, *b)?),
@@ -86,6 +90,8 @@ impl Extent {
     /// `ceilDiv(e, c)` for `c > 0`, folded when `e` is constant (Euclidean ceiling division).
     ///
     /// Example: `Extent::Const(15).ceil_div(6) == Ok(Extent::Const(3))`.
+    ///
+    /// Pre: `c > 0`. Post: the result denotes `ceilDiv(e, c)`.
     pub fn ceil_div(&self, c: i64) -> Result<Extent> {
         Ok(match self {
             Extent::Const(a) => Extent::Const(error::cdiv(*a, c)?),
@@ -95,6 +101,8 @@ impl Extent {
     }
 
     /// The constant value, if the extent is a literal constant.
+    ///
+    /// Pre: none. Post: `Some` only for `Const`. Example: `Extent::Const(6).as_const() == Some(6)`.
     pub fn as_const(&self) -> Option<i64> {
         match self {
             Extent::Const(c) => Some(*c),
@@ -103,6 +111,8 @@ impl Extent {
     }
 
     /// Symbols occurring in the extent, in order of first occurrence.
+    ///
+    /// Pre: none. Post: appends unseen symbols to `out`. Example: `ceilDiv(N, 4)` gives `["N"]`.
     pub fn symbols(&self, out: &mut Vec<String>) {
         match self {
             Extent::Const(_) => {}
@@ -151,6 +161,9 @@ impl Extent {
     /// Rules: `g(c) = |c|`; `g(N)` = lcm of the moduli `m` of facts `N % m == 0`;
     /// `g(a*b) = g(a)*g(b)`; `g(e + c) = gcd(g(e), |c|)`; `g(ceilDiv(e, c)) = g(e)/c` when `c | g(e)`
     /// (then the division is exact), else 1. Saturates to 1 on overflow (sound: 1 divides all).
+    ///
+    /// Pre: none. Post: the result divides every value of the extent allowed by the facts.
+    /// Example: with `N % 8 == 0`, `ceilDiv(N, 4)` has known divisor 2.
     pub fn known_divisor(&self, facts: &Facts) -> i64 {
         match self {
             Extent::Const(c) => c.checked_abs().unwrap_or(1),
@@ -179,6 +192,9 @@ impl Extent {
     ///
     /// Rules: constants are exact; a symbol uses its `>=` facts (or its value); products of
     /// non-negative bounds multiply; `e + c` adds; `ceilDiv(e, c)` divides (monotone).
+    ///
+    /// Pre: none. Post: a value no larger than any allowed value of the extent.
+    /// Example: with `N >= 3`, `(N - 2)` has lower bound 1.
     pub fn lower_bound(&self, facts: &Facts) -> Option<i64> {
         match self {
             Extent::Const(c) => Some(*c),
@@ -199,6 +215,9 @@ impl Extent {
 }
 
 /// Greatest common divisor of absolute values (`gcd(0, x) = |x|`).
+///
+/// Pre: none. Post: non-negative; saturates to 1 if `|i64::MIN|` would not fit.
+/// Example: `gcd(12, -18) == 6`.
 pub fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
@@ -222,6 +241,8 @@ pub enum Decision {
 
 impl Decision {
     /// `true` only for [`Decision::Yes`].
+    ///
+    /// Pre: none. Post: `false` for `No` and `Unknown`. Example: `Decision::Yes.proved()`.
     pub fn proved(self) -> bool {
         self == Decision::Yes
     }
@@ -316,14 +337,20 @@ impl Facts {
     }
 
     /// The value of a symbol, if bound.
+    ///
+    /// Pre: none. Post: `Some` iff an `==` fact exists. Example: after `N == 20`, `value("N") == Some(20)`.
     pub fn value(&self, s: &str) -> Option<i64> {
         self.values.get(s).copied()
     }
     /// The largest known divisor of a symbol (1 if none).
+    ///
+    /// Pre: none. Post: lcm of the moduli. Example: after `N % 4 == 0` and `N % 6 == 0`, 12.
     pub fn divisor(&self, s: &str) -> i64 {
         self.divisors.get(s).copied().unwrap_or(1)
     }
     /// The best known lower bound of a symbol.
+    ///
+    /// Pre: none. Post: the maximum of the `>=` facts. Example: after `N >= 1`, `Some(1)`.
     pub fn lower(&self, s: &str) -> Option<i64> {
         self.lower.get(s).copied()
     }
@@ -359,6 +386,8 @@ impl Facts {
     /// Decides `e >= c`.
     ///
     /// Example: with `N >= 1`, `at_least(N, 1)` is `Yes`.
+    ///
+    /// Pre: none. Post: `Yes` only if every allowed value is `>= c`; `No` only when `e` evaluates below `c`.
     pub fn at_least(&self, e: &Extent, c: i64) -> Result<Decision> {
         if let Some(v) = e.eval(self)? {
             return Ok(if v >= c { Decision::Yes } else { Decision::No });

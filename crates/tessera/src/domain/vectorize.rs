@@ -15,6 +15,9 @@ use super::symbolic::Decision;
 use std::collections::BTreeMap;
 
 /// Contiguity is enumerated only up to this many loop points (it groups all points in memory).
+///
+/// Pre/Post: beyond it `contiguous` is `None`. Example: a `2048 × 1024` loop domain is not
+/// enumerated for contiguity.
 pub const MAX_ACCESS_POINTS: u64 = 1 << 20;
 
 /// Vectorized access or TMA box.
