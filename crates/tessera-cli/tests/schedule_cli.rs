@@ -110,7 +110,10 @@ fn python() -> Option<&'static str> {
 fn run_python(code: &str, args: &[&str]) -> String {
     let dir = std::env::temp_dir().join(format!("tessera-py-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join(format!("p{}.py", code.len()));
+    // Tests run in parallel threads: every program gets its own file.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let f = dir.join(format!("p{k}.py"));
     std::fs::write(&f, code).unwrap();
     let out = Command::new("python3").arg(&f).args(args).output().unwrap();
     assert!(
