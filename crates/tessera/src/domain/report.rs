@@ -49,6 +49,8 @@ pub struct Report {
     pub schedule: Schedule,
     /// Enumeration counts (extents concrete).
     pub counts: Option<Counts>,
+    /// Why enumeration was not done (symbolic extents, or more than `MAX_POINTS` points).
+    pub enumeration_skipped: Option<String>,
     /// Our predicate.
     pub derivation: Derivation,
     /// The smaller predicate valid once every undecided split passes a launch-time divisibility
@@ -74,9 +76,17 @@ pub struct Report {
 /// undecided condition is listed in `obligations`.
 /// Example: Figure 2 gives counts 32/15/17 and ours `{I0, I2}`.
 pub fn analyze(s: &Schedule) -> Result<Report> {
+    let mut enumeration_skipped = None;
     let space = match Space::new(s) {
         Ok(sp) => Some(sp),
-        Err(super::Error::Unbound(_)) => None,
+        Err(e @ super::Error::Unbound(_)) => {
+            enumeration_skipped = Some(format!("symbolic extents without values ({e})"));
+            None
+        }
+        Err(e @ super::Error::TooManyPoints { .. }) => {
+            enumeration_skipped = Some(e.to_string());
+            None
+        }
         Err(e) => return Err(e),
     };
     let counts = match &space {
@@ -197,6 +207,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
     Ok(Report {
         schedule: s.clone(),
         counts,
+        enumeration_skipped,
         derivation,
         specialized,
         strategies,
@@ -286,7 +297,8 @@ impl Report {
             None => {
                 let _ = writeln!(
                     o,
-                    "enumeration: not possible (symbolic extents without values)"
+                    "enumeration: skipped: {}",
+                    self.enumeration_skipped.clone().unwrap_or_default()
                 );
             }
         }
@@ -330,7 +342,7 @@ impl Report {
             if self.derivation.minimal_checked {
                 "yes (checked by enumeration)"
             } else {
-                "by the theorems only (symbolic extents)"
+                "by the theorems only (not enumerated)"
             }
         );
         if let Some(sp) = &self.specialized {
