@@ -214,8 +214,9 @@ fn emitted_cuda_compiles_on_the_host_and_matches_python() {
     }
     let dir = std::env::temp_dir().join(format!("tessera-cc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let cases: [(&str, &str, &[&str]); 6] = [
+    let cases: [(&str, &str, &[&str]); 7] = [
         ("figure2_three_indivisible_splits.tsch", "ours", &[]),
+        ("euclid_negative_indices.tsch", "none", &[]),
         ("example15_split_feeding_merge.tsch", "ours", &[]),
         ("listing1_split_then_merge.tsch", "none", &[]),
         ("listing2_merge_then_split.tsch", "none", &[]),

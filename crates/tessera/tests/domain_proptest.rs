@@ -76,7 +76,7 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn our_predicate_is_equivalent_and_minimal(
@@ -203,7 +203,7 @@ mod lowering_and_access {
     use tessera::domain::vectorize::{check_access, AccessKind};
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, .. ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, .. ProptestConfig::default() })]
 
         /// Allocating the loop domain: our predicate with the reduction's identity as fill is
         /// strongly correct (Definition 2); predicating the roots only is weakly correct
