@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tessera::domain::{
-    alloc::{check_lowering, Lowering, Reduction},
+    alloc::{check_lowering, show, Lowering, Reduction},
     codegen::{emit, Lang},
     equiv::compare,
     parse,
@@ -258,13 +258,16 @@ pub fn run(args: Args) -> ExitCode {
     }
     if let Some((name, l, red, c)) = &lowering {
         println!(
-            "lowering (predicate {name} [{}], fill {:?}, reduction {:?}): weakly correct: {}, strongly correct: {}",
+            "lowering (predicate {name} [{}], fill {}, reduction {}, holes must hold {}): weakly correct: {}, strongly correct: {}",
             report.names(&l.predicate).join(", "),
-            l.fill,
-            red,
+            l.fill.map_or("none".to_string(), |f| show(Some(f))),
+            format!("{red:?}").to_lowercase(),
+            show(Some(red.identity())),
             if c.weak { "yes" } else { "no" },
             if c.strong { "yes" } else { "no" }
         );
+        let cells: Vec<String> = c.buffer.iter().map(|&x| show(x)).collect();
+        println!("  buffer: {}", cells.join(" "));
         for r in &c.reasons {
             println!("  {r}");
         }

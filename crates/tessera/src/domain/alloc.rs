@@ -142,6 +142,16 @@ fn slot(ids: &[Id], strides: &[i64], size: i64, idx: &[i64]) -> Result<Option<i6
     })
 }
 
+/// A buffer cell as text: its value, or `garbage` if never written.
+///
+/// Pre: none. Post: `-inf`/`inf` for infinities. Example: `show(Some(4.0)) == "4"`.
+pub fn show(cell: Option<f64>) -> String {
+    match cell {
+        Some(v) => format!("{v}"),
+        None => "garbage".to_string(),
+    }
+}
+
 /// Default row-major strides for the allocation extents.
 ///
 /// Pre: extents `>= 1`. Post: `st[last] = 1`, `st[k] = st[k+1] * extents[k+1]`; overflow is an error.
@@ -235,8 +245,8 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
                 weak = false;
                 if reasons.len() < 8 {
                     reasons.push(format!(
-                        "valid slot {p} holds {:?}, expected {e}",
-                        buffer[p]
+                        "valid slot {p} holds {}, expected {e}",
+                        show(buffer[p])
                     ));
                 }
             }
@@ -248,8 +258,8 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
             strong = false;
             if reasons.len() < 8 {
                 reasons.push(format!(
-                    "hole slot {p} holds {:?}, desired {desired}",
-                    buffer[p]
+                    "hole slot {p} holds {}, desired {desired}",
+                    show(buffer[p])
                 ));
             }
         }
