@@ -2,6 +2,8 @@
 //! equivalence, vectorization) or emit its loop nest as Python or CUDA C++.
 
 use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tessera::domain::{
@@ -46,7 +48,8 @@ pub struct Args {
 }
 
 fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error[{code}]: {msg}");
+    // Writing errors (a closed pipe) are ignored: the command never panics on output.
+    let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
     ExitCode::from(2)
 }
 
@@ -81,6 +84,11 @@ fn decision(d: Decision) -> Value {
     }
 }
 
+/// Writes to stdout, ignoring a closed pipe (`tessera schedule … | head` must not panic).
+fn out(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
     let s = match load(&args.file) {
@@ -108,7 +116,7 @@ pub fn run(args: Args) -> ExitCode {
         };
         return match emit(&s, &pred, lang) {
             Ok(code) => {
-                print!("{code}");
+                out(&code);
                 ExitCode::SUCCESS
             }
             Err(e) => fail(e.code(), e),
@@ -228,21 +236,23 @@ pub fn run(args: Args) -> ExitCode {
             });
         }
         match serde_json::to_string_pretty(&v) {
-            Ok(t) => println!("{t}"),
+            Ok(t) => out(&format!("{t}\n")),
             Err(e) => return fail("json", e),
         }
         return ExitCode::SUCCESS;
     }
-    print!("{}", report.render());
+    let mut o = report.render();
     if let Some(eq) = &equivalence {
         if let Some(r) = &eq.by_rule {
-            println!(
+            let _ = writeln!(
+                o,
                 "equivalence by {}: {} -> {:?}",
                 r.rule, r.condition, r.equivalent
             );
         }
-        match &eq.by_enumeration {
-            Some(e) => println!(
+        let _ = match &eq.by_enumeration {
+            Some(e) => writeln!(
+                o,
                 "equivalence by enumeration: {}{}",
                 if e.equivalent {
                     "equivalent"
@@ -253,11 +263,14 @@ pub fn run(args: Args) -> ExitCode {
                     .as_ref()
                     .map_or(String::new(), |c| format!(" ({c})"))
             ),
-            None => println!("equivalence by enumeration: not possible (symbolic extents)"),
-        }
+            None => writeln!(
+                o,
+                "equivalence by enumeration: not possible (symbolic extents)"
+            ),
+        };
     }
     if let Some((name, l, red, c)) = &lowering {
-        println!(
+        let _ = writeln!(o,
             "lowering (predicate {name} [{}], fill {}, reduction {}, holes must hold {}): weakly correct: {}, strongly correct: {}",
             report.names(&l.predicate).join(", "),
             l.fill.map_or("none".to_string(), |f| show(Some(f))),
@@ -267,10 +280,11 @@ pub fn run(args: Args) -> ExitCode {
             if c.strong { "yes" } else { "no" }
         );
         let cells: Vec<String> = c.buffer.iter().map(|&x| show(x)).collect();
-        println!("  buffer: {}", cells.join(" "));
+        let _ = writeln!(o, "  buffer: {}", cells.join(" "));
         for r in &c.reasons {
-            println!("  {r}");
+            let _ = writeln!(o, "  {r}");
         }
     }
+    out(&o);
     ExitCode::SUCCESS
 }
