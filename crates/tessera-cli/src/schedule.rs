@@ -270,8 +270,10 @@ pub fn run(args: Args) -> ExitCode {
         };
     }
     if let Some((name, l, red, c)) = &lowering {
-        let _ = writeln!(o,
-            "lowering (predicate {name} [{}], fill {}, reduction {}, holes must hold {}): weakly correct: {}, strongly correct: {}",
+        let _ = writeln!(
+            o,
+            "lowering (predicate {name} [{}], fill {}, reduction {}, holes must hold {}): \
+             weakly correct: {}, strongly correct: {}",
             report.names(&l.predicate).join(", "),
             l.fill.map_or("none".to_string(), |f| show(Some(f))),
             format!("{red:?}").to_lowercase(),
