@@ -265,13 +265,12 @@ pub fn emit(s: &Schedule, predicate: &[Id], lang: Lang) -> Result<String> {
             for line in &body {
                 let _ = writeln!(out, "{ind}{line}");
             }
-            let (pind, print_ind) = if conds.is_empty() {
-                (ind.clone(), ind.clone())
+            let print_ind = if conds.is_empty() {
+                ind.clone()
             } else {
                 let _ = writeln!(out, "{ind}if {}:", conds.join(" and "));
-                (ind.clone(), format!("{ind}    "))
+                format!("{ind}    ")
             };
-            let _ = pind;
             if single {
                 let _ = writeln!(out, "{print_ind}print({})", v[roots[0]]);
             } else {

@@ -262,13 +262,12 @@ impl Report {
         let s = &self.schedule;
         let mut o = String::new();
         let _ = writeln!(o, "IterDomains:");
-        for (i, d) in s.ids.iter().enumerate() {
+        for d in &s.ids {
             let how = match d.definition {
                 None => "root".to_string(),
                 Some(t) => s.describe(t),
             };
             let _ = writeln!(o, "  {}{{{}}}  {}", d.name, d.extent, how);
-            let _ = i;
         }
         for (t, d) in &self.splits {
             let word = match d {
