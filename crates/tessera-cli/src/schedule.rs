@@ -168,6 +168,7 @@ pub fn run(args: Args) -> ExitCode {
             "predicated": report.names(&report.derivation.chosen),
             "minimal_checked": report.derivation.minimal_checked,
             "enumeration_skipped": report.enumeration_skipped,
+            "hole_free": decision(report.hole_free),
             "predicated_if_launch_checks_pass": report.specialized.as_ref().map(|d| report.names(&d.chosen)),
             "allocation": {
                 "ids": report.names(&report.allocation.ids),

@@ -121,3 +121,23 @@ fn vector_rule_decided_by_facts() {
     let r = analyze(&parse(&format!("assume K % 4 == 0\n{text}")).unwrap()).unwrap();
     assert_eq!(r.accesses[0].rule.as_ref().unwrap().legal, Decision::Yes);
 }
+
+#[test]
+fn hole_freedom_decided_symbolically() {
+    let text = "assume N % 8 == 0\nassume N >= 8\nN0 = iter N\nI1, I2 = split N0 by 4\nI3, I4 = split I1 by 2\n";
+    let r = analyze(&parse(text).unwrap()).unwrap();
+    assert_eq!(r.hole_free, Decision::Yes);
+    assert!(r.derivation.chosen.is_empty());
+    for n in (8..=80).step_by(8) {
+        let b = analyze(&parse(&format!("assume N == {n}\n{text}")).unwrap()).unwrap();
+        assert_eq!(b.counts.unwrap().holes, 0, "N = {n}");
+    }
+    // Without the fact it is undecided, and N = 12 indeed has holes.
+    let plain = "N0 = iter N\nI1, I2 = split N0 by 4\nI3, I4 = split I1 by 2\n";
+    assert_eq!(
+        analyze(&parse(plain).unwrap()).unwrap().hole_free,
+        Decision::Unknown
+    );
+    let twelve = analyze(&parse(&format!("assume N == 12\n{plain}")).unwrap()).unwrap();
+    assert_eq!(twelve.hole_free, Decision::No);
+}

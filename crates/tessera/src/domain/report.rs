@@ -51,6 +51,9 @@ pub struct Report {
     pub counts: Option<Counts>,
     /// Why enumeration was not done (symbolic extents, or more than `MAX_POINTS` points).
     pub enumeration_skipped: Option<String>,
+    /// Whether no loop point is a hole: by enumeration, or symbolically when the theorems prove
+    /// every index in bound.
+    pub hole_free: Decision,
     /// Our predicate.
     pub derivation: Derivation,
     /// The smaller predicate valid once every undecided split passes a launch-time divisibility
@@ -150,6 +153,21 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
             _ => {}
         }
     }
+    // Hole-free is decided symbolically when the theorems leave no condition at all (then every
+    // index is in bound at every point, for every value the facts allow); enumeration decides the
+    // rest when extents are concrete.
+    let by_theorems = derive_by_theorems_assuming(s, &[])?;
+    let hole_free = match &counts {
+        Some(c) => {
+            if c.holes == 0 {
+                Decision::Yes
+            } else {
+                Decision::No
+            }
+        }
+        None if by_theorems.chosen.is_empty() => Decision::Yes,
+        None => Decision::Unknown,
+    };
     let undecided: Vec<usize> = splits
         .iter()
         .filter(|(_, d)| *d == Decision::Unknown)
@@ -208,6 +226,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
         schedule: s.clone(),
         counts,
         enumeration_skipped,
+        hole_free,
         derivation,
         specialized,
         strategies,
@@ -301,6 +320,15 @@ impl Report {
                 );
             }
         }
+        let _ = writeln!(
+            o,
+            "hole-free: {}",
+            match self.hole_free {
+                Decision::Yes => "yes",
+                Decision::No => "no",
+                Decision::Unknown => "undecided (symbolic)",
+            }
+        );
         let _ = writeln!(
             o,
             "predicate (ours): {}",
