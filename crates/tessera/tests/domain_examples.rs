@@ -466,3 +466,27 @@ fn example23_resize_slices_index_with_offset() {
     assert_eq!(derive(&hi).unwrap().dropped[0].theorem, "Lemma (slice)");
     assert_eq!(s.concrete_extents().unwrap(), vec![11, 30, 15, 15]);
 }
+
+#[test]
+fn theorem5_inside_a_larger_schedule_by_normal_forms() {
+    // Figure 3 embedded: an extra root and a split of the merged loop, with renamed IDs.
+    let a = sched("I0 = iter 3\nI1 = iter 2\nI2 = iter 8\nA, B = split I2 by 4\nM = merge I1, A\nO, P = split I0 by 2\nloop O M P B\n");
+    let b = sched("I0 = iter 3\nI1 = iter 2\nI2 = iter 8\nX = merge I1, I2\nY, Z = split X by 4\nQ, R = split I0 by 2\nloop Q Y R Z\n");
+    let eq = compare(&a, &b).unwrap();
+    let rule = eq.by_rule.unwrap();
+    assert_eq!(rule.equivalent, Decision::Yes);
+    assert!(rule.rule.contains("normal forms"));
+    assert!(eq.by_enumeration.unwrap().equivalent);
+    // Indivisible: the normal forms differ, the rule says nothing, enumeration refutes.
+    let a5 = sched(&a.to_string().replace("iter 8", "iter 5"));
+    let b5 = sched(&b.to_string().replace("iter 8", "iter 5"));
+    let eq = compare(&a5, &b5).unwrap();
+    assert!(eq.by_rule.is_none());
+    assert!(!eq.by_enumeration.unwrap().equivalent);
+    // Symbolic and divisible by the facts: decided without enumeration.
+    let sa = sched("assume K % 4 == 0\nI1 = iter M\nI2 = iter K\nA, B = split I2 by 4\nC = merge I1, A\nloop C B\n");
+    let sb = sched("assume K % 4 == 0\nI1 = iter M\nI2 = iter K\nX = merge I1, I2\nY, Z = split X by 4\nloop Y Z\n");
+    let eq = compare(&sa, &sb).unwrap();
+    assert_eq!(eq.by_rule.unwrap().equivalent, Decision::Yes);
+    assert!(eq.by_enumeration.is_none());
+}
