@@ -490,3 +490,20 @@ fn theorem5_inside_a_larger_schedule_by_normal_forms() {
     assert_eq!(eq.by_rule.unwrap().equivalent, Decision::Yes);
     assert!(eq.by_enumeration.is_none());
 }
+
+#[test]
+fn an_allocation_that_aliases_valid_items_is_not_weakly_correct() {
+    // Allocating only the inner split output: items 0 and 4 share a slot.
+    let s = sched("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I2\n");
+    let c = check_lowering(
+        &s,
+        &Lowering {
+            predicate: derive(&s).unwrap().chosen,
+            fill: Some(0.0),
+        },
+        0.0,
+    )
+    .unwrap();
+    assert!(!c.weak && !c.strong);
+    assert!(c.reasons[0].contains("aliases"), "{:?}", c.reasons);
+}

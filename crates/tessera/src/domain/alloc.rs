@@ -166,9 +166,9 @@ pub fn contiguous_strides(extents: &[i64]) -> Result<Vec<i64>> {
 
 /// Runs a lowering by enumeration and checks weak and strong correctness (seed Definitions 1–2).
 ///
-/// Pre: extents concrete; allocation size at most [`MAX_POINTS`]. Post: `weak` iff no passing
-/// point reads a root out of bound or writes outside the buffer, and every slot of a valid point
-/// ends holding that point's root item; `strong` iff additionally every slot no valid point
+/// Pre: extents concrete; allocation size at most [`MAX_POINTS`]. Post: `weak` iff no two valid
+/// items share a slot, no passing point reads a root out of bound or writes outside the buffer,
+/// and every slot of a valid point ends holding that point's root item; `strong` iff additionally every slot no valid point
 /// writes holds `desired` (NaN never matches).
 /// Example: reference Example 10 with predicate = roots and fill 0 is weak but not strong; with
 /// our predicate `{I5}` and fill 0 it is strong.
@@ -205,6 +205,15 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         let value = space.root_item(idx).map(|v| v as f64);
         if space.valid(idx) {
             match sl {
+                Some(p) if expected[p as usize].is_some() && expected[p as usize] != value => {
+                    weak = false;
+                    if reasons.len() < 8 {
+                        reasons.push(format!(
+                            "the allocation aliases two valid items in slot {p} (at ({}))",
+                            names(idx)
+                        ));
+                    }
+                }
                 Some(p) => expected[p as usize] = value,
                 None => {
                     weak = false;

@@ -112,8 +112,28 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
     let allocation = allocation_info(s)?;
     let mut splits = Vec::new();
     let mut obligations = Vec::new();
+    // Every symbol must be a positive size: one launch check per symbol not known positive;
+    // derived extents are then checked assuming those, so `ceilDiv(N, 4) >= 1` is not repeated.
+    let mut symbols = Vec::new();
     for d in &s.ids {
-        if s.facts.at_least(&d.extent, 1)? == Decision::Unknown {
+        d.extent.symbols(&mut symbols);
+    }
+    let mut assumed = s.facts.clone();
+    for sym in &symbols {
+        let e = super::symbolic::Extent::Sym(sym.clone());
+        if s.facts.at_least(&e, 1)? == Decision::Unknown {
+            obligations.push(Obligation {
+                kind: ObligationKind::Launch,
+                condition: format!("{sym} >= 1"),
+                reason: format!("the size {sym} must be positive"),
+            });
+            assumed.assume(super::symbolic::Fact::AtLeast(sym.clone(), 1))?;
+        }
+    }
+    for d in &s.ids {
+        if !matches!(d.extent, super::symbolic::Extent::Sym(_))
+            && assumed.at_least(&d.extent, 1)? == Decision::Unknown
+        {
             obligations.push(Obligation {
                 kind: ObligationKind::Launch,
                 condition: format!("{} >= 1", d.extent),
