@@ -1,5 +1,5 @@
 //! The worked examples of `shared/reference/nvfuser.md` §5 that concern iteration domains,
-//! reproduced exactly (Examples 1–8, 10–12, 14, 15, 17, 22, 23).
+//! reproduced exactly (Examples 1–8, 10–15, 17, 22–25; 11b included).
 
 use tessera::domain::alloc::{allocation_info, check_lowering, Lowering, Reduction};
 use tessera::domain::equiv::compare;
@@ -506,4 +506,145 @@ fn an_allocation_that_aliases_valid_items_is_not_weakly_correct() {
     .unwrap();
     assert!(!c.weak && !c.strong);
     assert!(c.reasons[0].contains("aliases"), "{:?}", c.reasons);
+}
+
+/// Example 13: with TMA, the hardware bound-checks the root and the tile index stays inside the
+/// hardware, so a lowering may additionally predicate only IDs computable without the tile index.
+/// Strong correctness (zero-filled holes) is achievable iff NOT (e < B < S ∧ e ∤ B) — the FTTC.
+fn strong_correctness_achievable(size: i64, boxed: i64, stride: i64) -> bool {
+    let s = sched(&format!(
+        "I1 = iter {size}\nI3, I4 = split I1 by {boxed}\nI5, I6 = split I4 by {stride}\nloop I3 I6 I5\nalloc I3 I6 I5\n"
+    ));
+    let ext = s.concrete_extents().unwrap();
+    let (i1, i4, i5) = (
+        s.id("I1").unwrap(),
+        s.id("I4").unwrap(),
+        s.id("I5").unwrap(),
+    );
+    // I4 = I5 * e + I6 is computable outside the hardware only when the tile has one element.
+    let mut options = vec![vec![i1]];
+    if ext[i5] == 1 {
+        options.push(vec![i1, i4]);
+    }
+    options.into_iter().any(|predicate| {
+        check_lowering(
+            &s,
+            &Lowering {
+                predicate,
+                fill: Some(0.0),
+            },
+            0.0,
+        )
+        .unwrap()
+        .strong
+    })
+}
+
+#[test]
+fn example13_fttc_truth_table() {
+    for (s, b, e, impossible) in [
+        (8, 4, 3, true),
+        (4, 4, 3, false),
+        (8, 4, 5, false),
+        (8, 4, 2, false),
+        (8, 4, 1, false),
+        (16, 6, 4, true),
+    ] {
+        assert_eq!(
+            !strong_correctness_achievable(s, b, e),
+            impossible,
+            "({s},{b},{e})"
+        );
+    }
+    for s in 1..40 {
+        for b in 1..20 {
+            for e in 1..=8 {
+                let fttc = e < b && b < s && b % e != 0;
+                assert_eq!(
+                    !strong_correctness_achievable(s, b, e),
+                    fttc,
+                    "({s},{b},{e})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn example24_contiguous_predicate_indexing_with_a_hidden_divisible_split() {
+    use tessera::domain::codegen::{emit, Lang};
+    // tv1: the reshape split is divisible; merged into one loop, no predicate is needed at all
+    // (nvFuser emits the trivial `i < I0*I1`).
+    let t1 = sched("I0 = iter 10\nI1 = iter 20\nA, B = outer split I0 by 2\nM1 = merge B, I1\nM2 = merge A, M1\n");
+    assert!(derive(&t1).unwrap().chosen.is_empty());
+    // tv2: split(0, 5) of a symbolic I0 is not known divisible: nvFuser predicates both logical
+    // IDs; I1 is a Euclidean remainder, so I0 alone is equivalent.
+    let t2 = sched(
+        "I0 = iter N0\nI1 = iter N1\nA, B = split I0 by 5\nM1 = merge B, I1\nM2 = merge A, M1\n",
+    );
+    assert_eq!(nvfuser_choice(&t2).unwrap(), ids(&t2, &["I0", "I1"]));
+    assert_eq!(derive(&t2).unwrap().chosen, ids(&t2, &["I0"]));
+    // Index formulas: I0 = i / (5*I1) * 5 + i % (5*I1) / I1 and I1 = i % (5*I1) % I1.
+    let py = emit(&t2, &ids(&t2, &["I0", "I1"]), Lang::Python).unwrap();
+    for line in [
+        "    i_A = i_M2 // (5 * N1)",
+        "    i_M1 = i_M2 % (5 * N1)",
+        "    i_B = i_M1 // N1",
+        "    i1 = i_M1 % N1",
+        "    i0 = i_A * 5 + i_B",
+    ] {
+        assert!(py.lines().any(|l| l == line), "missing `{line}` in\n{py}");
+    }
+    // Check the formulas and both predicates on concrete sizes.
+    for (n0, n1) in [(10, 20), (7, 3), (12, 5)] {
+        let c = sched(&format!("assume N0 == {n0}\nassume N1 == {n1}\n{t2}"));
+        let sp = Space::new(&c).unwrap();
+        let (i0, i1, m2) = (
+            c.id("I0").unwrap(),
+            c.id("I1").unwrap(),
+            c.id("M2").unwrap(),
+        );
+        sp.for_each(|idx| {
+            let i = idx[m2];
+            assert_eq!(idx[i0], i / (5 * n1) * 5 + i % (5 * n1) / n1);
+            assert_eq!(idx[i1], i % (5 * n1) % n1);
+            Ok(true)
+        })
+        .unwrap();
+        assert!(check_predicate(&sp, &ids(&c, &["I0"])).unwrap().equivalent);
+    }
+}
+
+#[test]
+fn example25_linear_indexing_through_merge_and_split() {
+    use tessera::domain::codegen::{emit, Lang};
+    let s = sched("I0 = iter N0\nI1 = iter N1\nM = merge I0, I1\nA, B = split M by 4\n");
+    assert_eq!(
+        s.ids[s.id("A").unwrap()].extent.to_string(),
+        "ceilDiv(N0 * N1, 4)"
+    );
+    let py = emit(&s, &[], Lang::Python).unwrap();
+    for line in [
+        "        i_M = i_A * 4 + i_B",
+        "        i0 = i_M // N1",
+        "        i1 = i_M % N1",
+    ] {
+        assert!(py.lines().any(|l| l == line), "missing `{line}` in\n{py}");
+    }
+    // Consumer index ((i0*4 + i1) / I1) * I1 + (i0*4 + i1) % I1 is the merged index itself.
+    let c = sched(&format!("assume N0 == 3\nassume N1 == 7\n{s}"));
+    let sp = Space::new(&c).unwrap();
+    let (a, b, i0, i1) = (
+        c.id("A").unwrap(),
+        c.id("B").unwrap(),
+        c.id("I0").unwrap(),
+        c.id("I1").unwrap(),
+    );
+    sp.for_each(|idx| {
+        let lin = idx[a] * 4 + idx[b];
+        assert_eq!(idx[i0] * 7 + idx[i1], (lin / 7) * 7 + lin % 7);
+        Ok(true)
+    })
+    .unwrap();
+    assert_eq!(derive(&c).unwrap().chosen, ids(&c, &["I0"]));
 }
