@@ -1,5 +1,5 @@
 //! The worked examples of `shared/reference/nvfuser.md` §5 that concern iteration domains,
-//! reproduced exactly (Examples 1–8, 10–15, 17, 22–25; 11b included).
+//! reproduced exactly (Examples 1–8, 10–17, 22–25; 11b included).
 
 use tessera::domain::alloc::{allocation_info, check_lowering, Lowering, Reduction};
 use tessera::domain::equiv::compare;
@@ -647,4 +647,37 @@ fn example25_linear_indexing_through_merge_and_split() {
     })
     .unwrap();
     assert_eq!(derive(&c).unwrap().chosen, ids(&c, &["I0"]));
+}
+
+#[test]
+fn example16_one_extra_split_predicate() {
+    // Extra IDs nvFuser predicates beyond the roots: exactly one in both fixtures.
+    let extra = |s: &Schedule| {
+        let roots = s.roots();
+        nvfuser_choice(s)
+            .unwrap()
+            .into_iter()
+            .filter(|i| !roots.contains(i))
+            .count()
+    };
+    // FusionNonDivisibleSplit2 (input 13 x 17): split(0, 2), split(-1, 4), then split the
+    // 4-extent inner by 3.
+    let s2 = sched("I0 = iter 13\nI1 = iter 17\nA, B = split I0 by 2\nC, D = split I1 by 4\nE, F = split D by 3\n");
+    assert_eq!(extra(&s2), 1);
+    assert_eq!(nvfuser_choice(&s2).unwrap(), ids(&s2, &["I0", "I1", "D"]));
+    assert_eq!(derive(&s2).unwrap().chosen, ids(&s2, &["I0", "I1", "D"]));
+    // FusionNonDivisibleSplit5: split 8, split 2, then split the outer 4 by 3.
+    let s5 = sched("assume N == 1000\nI = iter N\nA, B = split I by 8\nC, D = split B by 2\nE, F = split C by 3\n");
+    assert_eq!(extra(&s5), 1);
+    let sp = Space::new(&s5).unwrap();
+    assert!(
+        check_predicate(&sp, &nvfuser_choice(&s5).unwrap())
+            .unwrap()
+            .equivalent
+    );
+    assert!(
+        check_predicate(&sp, &derive(&s5).unwrap().chosen)
+            .unwrap()
+            .equivalent
+    );
 }
