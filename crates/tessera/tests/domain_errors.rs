@@ -170,3 +170,30 @@ fn hand_built_inconsistent_schedules_are_rejected_not_panicking() {
     s.vectorized.push(42);
     assert!(analyze(&s).is_err());
 }
+
+#[test]
+fn large_schedules_are_bounded_not_hanging() {
+    use tessera::domain::report::analyze;
+    // A 4095-deep chain of splits by 1 on a symbolic extent: analyzed quickly, no deep recursion
+    // trouble, and the size limit stops the next IterDomain.
+    let mut text = String::from("I0 = iter N\n");
+    for k in 0..2047 {
+        text.push_str(&format!("A{k}, I{} = split I{k} by 1\n", k + 1));
+    }
+    let t = std::time::Instant::now();
+    let s = parse(&text).unwrap();
+    assert_eq!(s.ids.len(), 4095);
+    let r = analyze(&s).unwrap();
+    assert!(r.derivation.chosen.is_empty());
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    let e = parse(&format!("{text}X, Y = split I2047 by 1\n")).unwrap_err();
+    assert!(e.to_string().contains("IterDomains <= 4096"), "{e}");
+    // Work limit: many steps times many points.
+    let mut wide = String::from("I0 = iter 4096\nJ0 = iter 4096\n");
+    for k in 0..8 {
+        wide.push_str(&format!("J{} = resize J{k} by 0, 0\n", k + 1));
+    }
+    let s = parse(&wide).unwrap();
+    assert_eq!(Space::new(&s).unwrap_err().code(), "too_much_work");
+    assert!(analyze(&s).unwrap().enumeration_skipped.is_some());
+}

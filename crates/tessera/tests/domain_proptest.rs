@@ -130,6 +130,25 @@ proptest! {
         // And the full derivation only removes conditions from the theorem-only one.
         let full = derive(&s).unwrap();
         prop_assert!(full.chosen.iter().all(|i| d.chosen.contains(i)));
+        // The justifications are a well-founded proof: resolve them in rounds from the chosen
+        // conditions and the loop IDs; every dropped condition must get resolved.
+        let mut known: Vec<usize> = full.chosen.clone();
+        known.extend(s.loop_ids().unwrap());
+        let mut pending = full.dropped.clone();
+        while !pending.is_empty() {
+            let before = pending.len();
+            pending.retain(|j| {
+                if j.premises.iter().all(|p| known.contains(p)) {
+                    known.push(j.id);
+                    false
+                } else {
+                    true
+                }
+            });
+            prop_assert!(pending.len() < before, "circular or dangling justifications {:?}\n{}", pending, s);
+        }
+        let non_loop = s.ids.len() - s.loop_ids().unwrap().len();
+        prop_assert_eq!(full.chosen.len() + full.dropped.len(), non_loop);
     }
 
     #[test]

@@ -70,6 +70,24 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
+    /// Enumeration would compute too many indices.
+    #[error("obligation `points * (steps + 1) <= {limit}` failed: {points} points, {steps} steps")]
+    TooMuchWork {
+        /// Points of the loop domain.
+        points: u64,
+        /// Propagation steps per point.
+        steps: usize,
+        /// The limit.
+        limit: u64,
+    },
+    /// A schedule has too many IterDomains.
+    #[error("obligation `IterDomains <= {limit}` failed: {count}")]
+    TooLarge {
+        /// IterDomains so far.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The loop domain does not determine some IterDomain's index.
     #[error("the loop domain does not determine the index of {0}")]
     Undetermined(String),
@@ -105,6 +123,8 @@ impl Error {
             Error::Contradiction { .. } => "contradiction",
             Error::Overflow { .. } => "overflow",
             Error::TooManyPoints { .. } => "too_many_points",
+            Error::TooMuchWork { .. } => "too_much_work",
+            Error::TooLarge { .. } => "too_large",
             Error::Undetermined(_) => "undetermined",
             Error::BadLoop(_) => "bad_loop",
             Error::BadAlloc(_) => "bad_alloc",

@@ -10,6 +10,12 @@ use super::ir::{Id, Schedule, Transform};
 /// `4096 × 4097` loop domain is refused.
 pub const MAX_POINTS: u64 = 1 << 24;
 
+/// Enumeration also refuses more than this many index computations (points × (steps + 1)).
+///
+/// Pre/Post: [`Space::new`] returns [`Error::TooMuchWork`] beyond it. Example: 2^24 points
+/// with three propagation steps are allowed (2^26).
+pub const MAX_WORK: u64 = 1 << 26;
+
 /// Direction in which a transform's indices are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -41,9 +47,21 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
     }
     let mut done = vec![false; s.transforms.len()];
     let mut steps = Vec::new();
+    // Definition order is topological (inputs are defined before use), so scanning it backward
+    // settles every backward step in one pass and scanning forward every forward step; passes
+    // alternate until nothing changes.
+    let mut backward_scan = true;
+    let mut stalled = 0;
     loop {
         let mut progress = false;
-        for (t, tr) in s.transforms.iter().enumerate() {
+        let order: Vec<usize> = if backward_scan {
+            (0..s.transforms.len()).rev().collect()
+        } else {
+            (0..s.transforms.len()).collect()
+        };
+        backward_scan = !backward_scan;
+        for t in order {
+            let tr = &s.transforms[t];
             if done[t] {
                 continue;
             }
@@ -79,8 +97,17 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
             });
             progress = true;
         }
-        if !progress {
+        if !progress && backward_scan {
+            // Two consecutive passes (one each way) without progress: done.
             break;
+        }
+        if !progress {
+            stalled += 1;
+            if stalled >= 2 {
+                break;
+            }
+        } else {
+            stalled = 0;
         }
     }
     if let Some(i) = known.iter().position(|k| !k) {
@@ -123,6 +150,14 @@ impl<'a> Space<'a> {
             return Err(Error::TooManyPoints {
                 points,
                 limit: MAX_POINTS,
+            });
+        }
+        let work = points.saturating_mul(steps.len() as u64 + 1);
+        if work > MAX_WORK {
+            return Err(Error::TooMuchWork {
+                points,
+                steps: steps.len(),
+                limit: MAX_WORK,
             });
         }
         Ok(Space {
@@ -196,6 +231,13 @@ impl<'a> Space<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Work of one enumeration: points × (steps + 1).
+    ///
+    /// Pre: none. Post: at most [`MAX_WORK`]. Example: Figure 2: `32 × 4 = 128`.
+    pub fn work(&self) -> u64 {
+        self.points.saturating_mul(self.steps.len() as u64 + 1)
     }
 
     /// Whether IterDomain `id`'s index is in bound: `0 <= i < extent`.

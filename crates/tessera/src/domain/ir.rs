@@ -4,6 +4,12 @@ use super::error::{Error, Result};
 use super::symbolic::{Decision, Extent, Fact, Facts};
 use std::fmt;
 
+/// A schedule holds at most this many IterDomains (keeps every analysis polynomial and fast,
+/// and symbolic extent expressions shallow).
+///
+/// Pre/Post: declaring one more is [`Error::TooLarge`]. Example: real nvFuser tensors have tens.
+pub const MAX_IDS: usize = 4096;
+
 /// Index of an IterDomain inside its [`Schedule`].
 pub type Id = usize;
 
@@ -157,6 +163,12 @@ impl Schedule {
     }
 
     fn fresh(&mut self, name: &str, extent: Extent, def: Option<usize>) -> Result<Id> {
+        if self.ids.len() >= MAX_IDS {
+            return Err(Error::TooLarge {
+                count: self.ids.len() + 1,
+                limit: MAX_IDS,
+            });
+        }
         if self.ids.iter().any(|d| d.name == name) {
             return Err(Error::Redefined(name.to_string()));
         }

@@ -56,7 +56,9 @@ pub struct Justification {
 pub struct Derivation {
     /// IterDomains whose in-bound conditions form the predicate, in definition order.
     pub chosen: Vec<Id>,
-    /// Dropped conditions with their justification, in the order they were dropped.
+    /// Dropped conditions with their justification. Every premise is a chosen condition, a loop
+    /// ID or another dropped condition, and premises never form a cycle: together they are a
+    /// proof of every in-bound condition from the chosen ones.
     pub dropped: Vec<Justification>,
     /// Whether an enumeration pass confirmed minimality (extents concrete).
     pub minimal_checked: bool,
@@ -175,23 +177,53 @@ pub fn rules_assuming(s: &Schedule, divisible: &[usize]) -> Result<Vec<Rule>> {
 /// Forward chaining: the IterDomains proved in bound from `assumed`, with the rule that first
 /// proved each one (`None` for assumed ones).
 fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>>> {
+    // Worklist forward chaining, linear in the size of the rules: `missing[k]` counts the
+    // unproved premises of rule `k`; a rule fires when it reaches zero.
     let mut proved: Vec<Option<Option<usize>>> = vec![None; n];
-    for &a in assumed {
-        proved[a] = Some(None);
+    let mut watch: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut missing: Vec<usize> = rules.iter().map(|r| r.premises.len()).collect();
+    for (k, r) in rules.iter().enumerate() {
+        for &p in &r.premises {
+            watch[p].push(k);
+        }
     }
-    loop {
-        let mut progress = false;
-        for (k, r) in rules.iter().enumerate() {
-            if proved[r.conclusion].is_none() && r.premises.iter().all(|&p| proved[p].is_some()) {
-                proved[r.conclusion] = Some(Some(k));
-                progress = true;
+    let mut queue: std::collections::VecDeque<Id> = std::collections::VecDeque::new();
+    for &a in assumed {
+        if proved[a].is_none() {
+            proved[a] = Some(None);
+            queue.push_back(a);
+        }
+    }
+    let fire = |k: usize,
+                proved: &mut Vec<Option<Option<usize>>>,
+                queue: &mut std::collections::VecDeque<Id>| {
+        let c = rules[k].conclusion;
+        if proved[c].is_none() {
+            proved[c] = Some(Some(k));
+            queue.push_back(c);
+        }
+    };
+    for k in 0..rules.len() {
+        if missing[k] == 0 {
+            fire(k, &mut proved, &mut queue);
+        }
+    }
+    while let Some(id) = queue.pop_front() {
+        for &k in &watch[id] {
+            missing[k] -= 1;
+            if missing[k] == 0 {
+                fire(k, &mut proved, &mut queue);
             }
         }
-        if !progress {
-            return proved;
-        }
     }
+    proved
 }
+
+/// Work budget of the enumeration pass of [`derive()`] (points × steps × chosen conditions);
+/// beyond it the predicate is the theorem-derived one and `minimal_checked` is `false`.
+///
+/// Pre/Post: a budget, not a correctness bound. Example: Figure 2 needs `2 × 32 × 4` units.
+pub const MINIMALITY_WORK: u64 = 1 << 28;
 
 /// Derives a minimal predicate equivalent to "no hole is visited".
 ///
@@ -203,7 +235,11 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
 /// (split) on `I1, I2 = split I0 by 6`.
 pub fn derive(s: &Schedule) -> Result<Derivation> {
     let mut d = derive_by_theorems(s)?;
-    if let Ok(space) = Space::new(s) {
+    let space = Space::new(s).ok().filter(|sp| {
+        // The minimality pass enumerates once per chosen condition: keep it within budget.
+        (d.chosen.len() as u64).saturating_mul(sp.work()) <= MINIMALITY_WORK
+    });
+    if let Some(space) = space {
         for x in drop_order(s)? {
             if !d.chosen.contains(&x) {
                 continue;
@@ -259,10 +295,17 @@ pub fn derive_by_theorems_assuming(s: &Schedule, divisible: &[usize]) -> Result<
     let loop_ids = s.loop_ids()?;
     let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
     let order = drop_order(s)?;
-    let mut dropped = Vec::new();
     for &x in &order {
         let rest: Vec<Id> = set.iter().copied().filter(|&i| i != x).collect();
-        let proved = closure(n, &rules, &rest);
+        if closure(n, &rules, &rest)[x].is_some() {
+            set = rest;
+        }
+    }
+    // Justify every dropped condition from the final set: the closure proves each one after its
+    // premises, so the justifications form a well-founded proof (no circular reasoning).
+    let proved = closure(n, &rules, &set);
+    let mut dropped = Vec::new();
+    for &x in &order {
         if let Some(Some(k)) = proved[x] {
             let r = &rules[k];
             dropped.push(Justification {
@@ -271,7 +314,6 @@ pub fn derive_by_theorems_assuming(s: &Schedule, divisible: &[usize]) -> Result<
                 transform: r.transform,
                 premises: r.premises.clone(),
             });
-            set = rest;
         }
     }
     Ok(Derivation {

@@ -86,7 +86,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
             enumeration_skipped = Some(format!("symbolic extents without values ({e})"));
             None
         }
-        Err(e @ super::Error::TooManyPoints { .. }) => {
+        Err(e @ (super::Error::TooManyPoints { .. } | super::Error::TooMuchWork { .. })) => {
             enumeration_skipped = Some(e.to_string());
             None
         }

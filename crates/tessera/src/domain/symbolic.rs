@@ -87,7 +87,8 @@ impl Extent {
         })
     }
 
-    /// `ceilDiv(e, c)` for `c > 0`, folded when `e` is constant (Euclidean ceiling division).
+    /// `ceilDiv(e, c)` for `c > 0`, folded when `e` is constant (Euclidean ceiling division) and
+    /// flattened when `e` is itself a ceiling division (Theorem 5.11 of integer-division.md).
     ///
     /// Example: `Extent::Const(15).ceil_div(6) == Ok(Extent::Const(3))`.
     ///
@@ -96,6 +97,11 @@ impl Extent {
         Ok(match self {
             Extent::Const(a) => Extent::Const(error::cdiv(*a, c)?),
             _ if c == 1 => self.clone(),
+            // integer-division.md Theorem 5.11: ceilDiv(ceilDiv(e, a), c) = ceilDiv(e, a * c)
+            // for a, c > 0 (keeps split chains flat).
+            Extent::CeilDiv(e, a) if a.checked_mul(c).is_some() => {
+                Extent::CeilDiv(e.clone(), a * c)
+            }
             _ => Extent::CeilDiv(Box::new(self.clone()), c),
         })
     }
