@@ -203,8 +203,8 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
             queue.push_back(c);
         }
     };
-    for k in 0..rules.len() {
-        if missing[k] == 0 {
+    for (k, &m) in missing.iter().enumerate() {
+        if m == 0 {
             fire(k, &mut proved, &mut queue);
         }
     }
