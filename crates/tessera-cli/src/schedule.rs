@@ -206,6 +206,13 @@ pub fn run(args: Args) -> ExitCode {
                 "contiguous": a.contiguous,
                 "counterexample": a.counterexample,
             })).collect::<Vec<_>>(),
+            "unswitch": report.unswitch.as_ref().map(|u| json!({
+                "loops": report.names(&u.loops),
+                "start": u.start,
+                "stop": u.stop,
+                "sound": u.sound,
+                "counterexample": u.counterexample,
+            })),
             "obligations": report.obligations.iter().map(|o| json!({
                 "kind": if o.kind == ObligationKind::Launch { "launch" } else { "conservative" },
                 "condition": o.condition,

@@ -130,6 +130,8 @@ pub struct Schedule {
     pub vectorized: Vec<Id>,
     /// IterDomains marked as a TMA box (`box I`).
     pub boxes: Vec<Id>,
+    /// Loop IterDomains marked unswitched (`unswitch I`): the predicate is hoisted out of them.
+    pub unswitched: Vec<Id>,
     /// Facts about symbols.
     pub facts: Facts,
 }
@@ -463,6 +465,7 @@ impl Schedule {
                 .unwrap_or_default(),
             self.vectorized.clone(),
             self.boxes.clone(),
+            self.unswitched.clone(),
         ];
         for l in &lists {
             if let Some(&i) = l.iter().find(|&&i| i >= n) {

@@ -21,6 +21,7 @@ pub mod parse;
 pub mod predicate;
 pub mod report;
 pub mod symbolic;
+pub mod unswitch;
 pub mod vectorize;
 
 pub use error::{Error, Result};

@@ -10,6 +10,7 @@
 //! alloc I1 I2 strides 8 1      # allocation domain, optional element strides
 //! assume N % 8 == 0            # also `N >= 1`, `N > 0`, `N == 20`
 //! vectorize I6                 # also `box I6` (TMA box)
+//! unswitch I3                  # hoist the predicate out of loop I3 (nvFuser's Unswitch)
 //! ```
 
 use super::error::{Error, Result};
@@ -259,13 +260,13 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
             s.allocation = Some(Allocation { ids, strides });
             return Ok(());
         }
-        "vectorize" | "box" => {
+        "vectorize" | "box" | "unswitch" => {
             let id = c.id(s)?;
             c.done()?;
-            if first == "vectorize" {
-                s.vectorized.push(id);
-            } else {
-                s.boxes.push(id);
+            match first.as_str() {
+                "vectorize" => s.vectorized.push(id),
+                "box" => s.boxes.push(id),
+                _ => s.unswitched.push(id),
             }
             return Ok(());
         }

@@ -8,6 +8,7 @@ use super::predicate::{
     derive, derive_by_theorems_assuming, everything, nvfuser_choice, xor_closed, Derivation,
 };
 use super::symbolic::Decision;
+use super::unswitch::{unswitch, Unswitch};
 use super::vectorize::{check_access, AccessKind, AccessVerdict};
 use std::fmt::Write;
 
@@ -69,6 +70,8 @@ pub struct Report {
     pub accesses: Vec<AccessVerdict>,
     /// Runtime obligations and conservative choices.
     pub obligations: Vec<Obligation>,
+    /// The hoisted predicate when loops are unswitched (`unswitch I`).
+    pub unswitch: Option<Unswitch>,
 }
 
 /// Analyzes a schedule: enumeration (when concrete), predicates, allocation, accesses,
@@ -242,7 +245,13 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
             accesses.push(v);
         }
     }
+    let unswitch = if s.unswitched.is_empty() {
+        None
+    } else {
+        Some(unswitch(s, &derivation.chosen)?)
+    };
     Ok(Report {
+        unswitch,
         schedule: s.clone(),
         counts,
         enumeration_skipped,
@@ -462,6 +471,24 @@ impl Report {
                 None => line.push_str(" contiguity not enumerated (symbolic)"),
             }
             let _ = writeln!(o, "{line}");
+        }
+        if let Some(u) = &self.unswitch {
+            let conds: Vec<String> = u.start.iter().chain(&u.stop).cloned().collect();
+            let _ = writeln!(
+                o,
+                "unswitch [{}]: hoisted predicate {}; {}",
+                self.names(&u.loops).join(", "),
+                if conds.is_empty() {
+                    "true".to_string()
+                } else {
+                    conds.join(" ∧ ")
+                },
+                match (u.sound, &u.counterexample) {
+                    (Some(true), _) => "sound (enumeration)".to_string(),
+                    (Some(false), c) => format!("UNSOUND: {}", c.clone().unwrap_or_default()),
+                    (None, _) => "soundness not enumerated".to_string(),
+                }
+            );
         }
         if self.obligations.is_empty() {
             let _ = writeln!(o, "obligations: none");
