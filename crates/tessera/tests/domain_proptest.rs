@@ -205,12 +205,20 @@ proptest! {
         words in prop::collection::vec(prop::sample::select(vec![
             "I0", "I1", "I2", "=", ",", "iter", "split", "outer", "by", "merge", "resize", "swizzle",
             "xor", "loop", "alloc", "strides", "assume", "N", "%", "==", ">=", "0", "6", "-1",
-            "9223372036854775807", "-9223372036854775808", "\n", "#",
-        ]), 0..30)
+            "9223372036854775807", "-9223372036854775808", "\n", "#", "vectorize", "box",
+            "unswitch", "I3", "4",
+        ]), 0..40)
     ) {
+        use tessera::domain::alloc::{check_lowering, Lowering};
+        use tessera::domain::codegen::{emit, Lang};
         let text = words.join(" ");
         if let Ok(s) = tessera::domain::parse(&text) {
-            let _ = tessera::domain::report::analyze(&s);
+            if let Ok(r) = tessera::domain::report::analyze(&s) {
+                let _ = emit(&s, &r.derivation.chosen, Lang::Python);
+                let _ = emit(&s, &r.derivation.chosen, Lang::Cuda);
+                let l = Lowering { predicate: r.derivation.chosen.clone(), fill: Some(0.0) };
+                let _ = check_lowering(&s, &l, 0.0);
+            }
         }
     }
 }
@@ -354,6 +362,92 @@ mod equivalence_rules {
                     prop_assert_eq!(e2 % f, 0);
                 }
                 None => prop_assert!(e2 % f != 0),
+            }
+        }
+    }
+}
+
+mod structured_fuzz {
+    use super::*;
+    use tessera::domain::alloc::{check_lowering, Lowering};
+    use tessera::domain::codegen::{emit, Lang};
+
+    /// Renders random operations as schedule text whose names are defined before use, with
+    /// extreme numbers mixed in (zero and negative factors, `i64` limits, slices past the extent).
+    fn render(
+        roots: &[(bool, i64)],
+        ops: &[(u8, u8, u8, i64, i64)],
+        facts: &[(u8, i64)],
+    ) -> String {
+        let mut lines = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for (k, &(sym, e)) in roots.iter().enumerate() {
+            let n = format!("R{k}");
+            lines.push(if sym {
+                format!("{n} = iter N")
+            } else {
+                format!("{n} = iter {e}")
+            });
+            names.push(n);
+        }
+        for (k, &(kind, a, b, p, q)) in ops.iter().enumerate() {
+            let x = names[a as usize % names.len()].clone();
+            let y = names[b as usize % names.len()].clone();
+            let (o, i) = (format!("O{k}"), format!("P{k}"));
+            let line = match kind % 9 {
+                0 => format!("{o}, {i} = split {x} by {p}"),
+                1 => format!("{o}, {i} = outer split {x} by {p}"),
+                2 => format!("{o} = merge {x}, {y}"),
+                3 => format!("{o} = resize {x} by {p}, {q}"),
+                4 => format!("{o}, {i} = swizzle xor {x}, {y}"),
+                5 => format!("loop {x} {y}"),
+                6 => format!("alloc {x} {y} strides {p} {q}"),
+                7 => format!("vectorize {x}"),
+                _ => format!("unswitch {y}"),
+            };
+            lines.push(line);
+            names.push(o);
+            names.push(i);
+        }
+        for &(kind, v) in facts {
+            lines.push(match kind % 3 {
+                0 => format!("assume N % {} == 0", v.max(1)),
+                1 => format!("assume N >= {v}"),
+                _ => format!("assume N == {v}"),
+            });
+        }
+        lines.join("\n")
+    }
+
+    fn number() -> impl Strategy<Value = i64> {
+        prop_oneof![8 => -3i64..9, 1 => Just(i64::MAX), 1 => Just(i64::MIN), 1 => Just(1 << 40)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+
+        /// Random schedules (mostly well formed, some extreme): every entry point returns `Ok`
+        /// or a typed error, never panics; whatever analyzes also emits and lowers, and its
+        /// counts and predicate are consistent.
+        #[test]
+        fn no_panics_on_random_schedules(
+            roots in prop::collection::vec((any::<bool>(), prop_oneof![1i64..12, Just(i64::MAX)]), 1..3),
+            ops in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), number(), number()), 0..8),
+            facts in prop::collection::vec((any::<u8>(), 1i64..30), 0..2),
+        ) {
+            let text = render(&roots, &ops, &facts);
+            if let Ok(s) = tessera::domain::parse(&text) {
+                if let Ok(r) = tessera::domain::report::analyze(&s) {
+                    let _ = r.render();
+                    prop_assert!(emit(&s, &r.derivation.chosen, Lang::Python).is_ok());
+                    prop_assert!(emit(&s, &r.derivation.chosen, Lang::Cuda).is_ok());
+                    let l = Lowering { predicate: r.derivation.chosen.clone(), fill: Some(0.0) };
+                    let _ = check_lowering(&s, &l, 0.0);
+                    if let Some(c) = r.counts {
+                        prop_assert_eq!(c.holes, c.iterations - c.valid);
+                        prop_assert!(r.strategies[0].check.as_ref().unwrap().equivalent, "{}", text);
+                    }
+                }
             }
         }
     }
