@@ -2,6 +2,7 @@
 
 mod batch;
 mod diagnostic;
+mod schedule;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     },
     /// A walk through the seed examples and real GEMM tilings.
     Tour,
+    /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
+    Schedule(schedule::Args),
 }
 
 fn main() -> ExitCode {
@@ -83,5 +86,6 @@ fn main() -> ExitCode {
             print!("{}", tour::tour());
             ExitCode::SUCCESS
         }
+        Command::Schedule(args) => schedule::run(args),
     }
 }
