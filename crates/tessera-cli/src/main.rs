@@ -6,11 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "tessera",
-    version,
-    about = "Layout algebra and iteration domains, provably right"
-)]
+#[command(name = "tessera", version, about = "Layout algebra and iteration domains, provably right")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
