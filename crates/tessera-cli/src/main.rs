@@ -9,15 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-<<<<<<< HEAD
 #[command(
     name = "tessera",
     version,
     about = "Layout algebra and iteration domains for GPU kernels, provably right"
 )]
-=======
-#[command(name = "tessera", version, about = "Layout algebra and iteration domains, provably right")]
->>>>>>> domain
 struct Cli {
     #[command(subcommand)]
     command: Command,
