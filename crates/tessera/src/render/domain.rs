@@ -286,6 +286,7 @@ pub fn dag_svg(s: &Schedule, predicated: &[Id]) -> Result<Picture> {
     if n_ids + n_tr > MAX_NODES {
         return Err(Error::TooLarge {
             what: "the transform DAG".into(),
+            unit: "nodes",
             size: (n_ids + n_tr) as u64,
             bound: MAX_NODES as u64,
         });
@@ -440,7 +441,8 @@ pub fn dag_svg(s: &Schedule, predicated: &[Id]) -> Result<Picture> {
         .map(|&n| center[slot(n)] + width_of(n) - width_of(n) / 2)
         .max()
         .unwrap_or(0);
-    let legend: Vec<(Rgb, &str, &str)> = vec![
+    let tr_fills = (0..n_tr).map(tr_fill).collect::<Result<Vec<Rgb>>>()?;
+    let legend: Vec<(Rgb, &str, &str)> = [
         (ROOT_FILL, "#555555", "root IterDomain"),
         (LOOP_FILL, "#1f4e99", "loop IterDomain"),
         (ID_FILL, PRED_STROKE, "predicated (its bound is checked)"),
@@ -448,7 +450,18 @@ pub fn dag_svg(s: &Schedule, predicated: &[Id]) -> Result<Picture> {
         (HOLES_FILL, "#555555", "transform creating holes"),
         (UNKNOWN_FILL, "#555555", "undecided (symbolic extent)"),
         (OTHER_FILL, "#555555", "merge"),
-    ];
+    ]
+    .into_iter()
+    .filter(|&(fill, stroke, _)| {
+        if stroke == PRED_STROKE {
+            predicated.iter().any(|&i| i < n_ids)
+        } else if fill == ROOT_FILL || fill == LOOP_FILL {
+            true
+        } else {
+            tr_fills.contains(&fill)
+        }
+    })
+    .collect();
     let legend_top = top(layers) - ROW_H + ID_H + 24;
     let loop_names: Vec<String> = loop_ids.iter().map(|&i| s.name(i).to_string()).collect();
     let title = format!(
@@ -529,7 +542,7 @@ pub fn dag_svg(s: &Schedule, predicated: &[Id]) -> Result<Picture> {
                     let sw = if pred || is_loop { "2.5" } else { "1.5" };
                     (fill, stroke, sw, pred, 4)
                 }
-                Node::Tr(t) => (tr_fill(t)?, "#555555", "1", false, h / 2),
+                Node::Tr(t) => (tr_fills[t], "#555555", "1", false, h / 2),
             };
             svg.raw(&format!(
                 "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" fill=\"{}\" \

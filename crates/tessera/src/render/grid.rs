@@ -34,7 +34,7 @@ impl Axis {
         let n = self.size() as u64;
         self.blocks
             .iter()
-            .filter(|&&b| b > 1 && b < n && (r as u64) % b == 0)
+            .filter(|&&b| b > 1 && b < n && (r as u64).checked_rem(b) == Some(0))
             .count()
     }
 }

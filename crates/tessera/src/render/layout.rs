@@ -145,6 +145,7 @@ pub fn tv_svg(tv: &Layout, m: i64, n: i64) -> Result<Picture> {
     if size as u64 > 4 * super::MAX_CELLS {
         return Err(Error::TooLarge {
             what: format!("the TV layout {tv}"),
+            unit: "(thread, value) pairs",
             size: size as u64,
             bound: 4 * super::MAX_CELLS,
         });

@@ -37,10 +37,12 @@ pub const MAX_NODES: usize = 1 << 14;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// The picture would exceed [`MAX_CELLS`] cells or [`MAX_NODES`] nodes.
-    #[error("picture too large: {what} has {size} cells or nodes, more than the bound {bound}")]
+    #[error("picture too large: {what} has {size} {unit}, more than the bound {bound}")]
     TooLarge {
         /// What would be drawn.
         what: String,
+        /// `cells`, `nodes` or `pairs`.
+        unit: &'static str,
         /// Its size (saturating).
         size: u64,
         /// The bound.
@@ -87,6 +89,7 @@ pub(crate) fn check_cells(what: impl FnOnce() -> String, rows: u64, cols: u64) -
     if n > MAX_CELLS {
         return Err(Error::TooLarge {
             what: what(),
+            unit: "cells",
             size: n,
             bound: MAX_CELLS,
         });
