@@ -43,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
     let is_schedule = args.file.extension().is_some_and(|e| e == "tsch");
     let page = if is_schedule {
         match tessera::domain::parse(&text) {
-            Ok(s) => html::schedule_report(&name, &s),
+            Ok(s) => html::schedule_report(&name, Some(&text), &s),
             Err(e) => return fail(e.code(), format!("{}: {e}", args.file.display())),
         }
     } else {
@@ -52,7 +52,7 @@ pub fn run(args: Args) -> ExitCode {
             Ok(p) => Ok(p),
             // Not a layout: maybe a schedule without the `.tsch` extension.
             Err(layout_err) => match tessera::domain::parse(&text) {
-                Ok(s) => html::schedule_report(&name, &s),
+                Ok(s) => html::schedule_report(&name, Some(&text), &s),
                 Err(_) => Err(layout_err),
             },
         }

@@ -213,9 +213,12 @@ fn output_is_deterministic() {
     let s = schedule("figure2_three_indivisible_splits.tsch");
     assert_eq!(dag_svg(&s, &[0]).unwrap(), dag_svg(&s, &[0]).unwrap());
     assert_eq!(space_svg(&s).unwrap(), space_svg(&s).unwrap());
-    let h = html::schedule_report("figure2", &s).unwrap();
-    assert_eq!(h, html::schedule_report("figure2", &s).unwrap());
+    let h = html::schedule_report("figure2", None, &s).unwrap();
+    assert_eq!(h, html::schedule_report("figure2", None, &s).unwrap());
 }
+
+/// The examples also committed as PNG (rendered here by resvg with the system's fonts).
+const PNGS: [&str; 2] = ["tv_sm80_16x8", "figure2_space"];
 
 /// The example pictures of `docs/pictures/`.
 fn examples() -> Vec<(&'static str, Picture)> {
@@ -262,9 +265,11 @@ fn docs_pictures_are_current() {
         if write {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &p.svg).unwrap();
-            render(&p)
-                .save_png(dir.join(format!("{name}.png")))
-                .unwrap();
+            if PNGS.contains(&name) {
+                render(&p)
+                    .save_png(dir.join(format!("{name}.png")))
+                    .unwrap();
+            }
         } else {
             let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
@@ -274,12 +279,123 @@ fn docs_pictures_are_current() {
             );
         }
     }
-    let fig2 = schedule("figure2_three_indivisible_splits.tsch");
-    let h = html::schedule_report("figure2_three_indivisible_splits.tsch", &fig2).unwrap();
+    let name = "figure2_three_indivisible_splits.tsch";
+    let source = std::fs::read_to_string(repo().join("examples/schedules").join(name)).unwrap();
+    let h = html::schedule_report(name, Some(&source), &parse(&source).unwrap()).unwrap();
     let path = dir.join("figure2_report.html");
     if write {
         std::fs::write(&path, &h).unwrap();
     } else {
         assert!(std::fs::read_to_string(&path).unwrap_or_default() == h);
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use tessera::domain::{eval, Extent, SplitKind};
+
+    /// Builds a schedule from random operations on the current leaves; invalid steps are skipped.
+    fn build(roots: &[i64], ops: &[(u8, usize, usize, i64, i64)]) -> Schedule {
+        let mut s = Schedule::new();
+        let mut n = 0;
+        let mut fresh = || {
+            n += 1;
+            format!("I{n}")
+        };
+        for &e in roots {
+            let _ = s.iter(&fresh(), Extent::Const(e));
+        }
+        for &(kind, a, b, x, y) in ops {
+            let leaves = s.leaves();
+            if leaves.is_empty() {
+                break;
+            }
+            let (p, q) = (leaves[a % leaves.len()], leaves[b % leaves.len()]);
+            let _ = match kind % 5 {
+                0 => s
+                    .split(p, x.rem_euclid(5) + 1, SplitKind::Inner, &fresh(), &fresh())
+                    .map(|_| ()),
+                1 => s
+                    .split(p, x.rem_euclid(5) + 1, SplitKind::Outer, &fresh(), &fresh())
+                    .map(|_| ()),
+                2 if p != q => s.merge(p, q, &fresh()).map(|_| ()),
+                3 => s
+                    .resize(p, x.rem_euclid(5) - 2, y.rem_euclid(5) - 2, &fresh())
+                    .map(|_| ()),
+                4 if p != q => s.swizzle(p, q, &fresh(), &fresh()).map(|_| ()),
+                _ => Ok(()),
+            };
+        }
+        s
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn schedules_never_panic_and_holes_match_enumeration(
+            roots in vec(1i64..9, 1..3),
+            ops in vec((any::<u8>(), any::<usize>(), any::<usize>(), any::<i64>(), any::<i64>()), 0..6),
+        ) {
+            let s = build(&roots, &ops);
+            prop_assert!(dag_svg(&s, &[0]).is_ok());
+            if let Ok(p) = space_svg(&s) {
+                let space = eval::Space::new(&s).unwrap();
+                let c = eval::count(&space).unwrap();
+                prop_assert_eq!(p.marks.len() as u64, c.iterations);
+                prop_assert_eq!(p.marks.iter().filter(|m| m.fill == HOLE).count() as u64, c.holes);
+            }
+            let _ = alloc_svg(&s);
+            let _ = html::schedule_report("random", None, &s);
+        }
+
+        #[test]
+        fn layouts_never_panic(
+            shape in vec(1i64..7, 1..6),
+            stride in vec(-40i64..40, 6),
+            nest in 0usize..4,
+            tile in (0i64..20, 0i64..20),
+        ) {
+            let k = shape.len();
+            let leaf = |i: usize| (shape[i], stride[i]);
+            // Nest the first `nest` leaves into a sub-mode when there is room.
+            let (sh, st): (Vec<String>, Vec<String>) = (0..k).map(|i| {
+                let (a, b) = leaf(i);
+                (a.to_string(), b.to_string())
+            }).unzip();
+            let group = |v: &[String]| {
+                let j = nest.min(v.len());
+                if j >= 2 {
+                    let mut parts = vec![format!("({})", v[..j].join(","))];
+                    parts.extend(v[j..].iter().cloned());
+                    format!("({})", parts.join(","))
+                } else {
+                    format!("({})", v.join(","))
+                }
+            };
+            let text = format!("{}:{}", group(&sh), group(&st));
+            let l: Layout = text.parse().unwrap();
+            let p = layout_svg(&l).unwrap();
+            prop_assert_eq!(p.marks.len() as i64, l.size().unwrap());
+            let _ = tv_svg(&l, tile.0, tile.1);
+        }
+
+        #[test]
+        fn tma_never_panics(
+            shape in vec(any::<i64>(), 0..4),
+            bx in vec(-2i64..9, 0..4),
+            st in vec(-1i64..4, 0..3),
+            small in vec(1i64..30, 2),
+        ) {
+            let _ = tma_svg(&TmaTiling { shape: shape.clone(), box_shape: bx.clone(), element_strides: st.clone() });
+            let t = TmaTiling { shape: small.clone(), box_shape: vec![4, 8], element_strides: vec![] };
+            let p = tma_svg(&t).unwrap();
+            let oob = p.marks.iter().filter(|m| m.fill == HOLE).count() as i64;
+            let padded = small[0].div_euclid(4) * 4 + if small[0] % 4 == 0 { 0 } else { 4 };
+            let padded_c = small[1].div_euclid(8) * 8 + if small[1] % 8 == 0 { 0 } else { 8 };
+            prop_assert_eq!(oob, padded * padded_c - small[0] * small[1]);
+        }
     }
 }

@@ -133,23 +133,26 @@ pub fn layout_report(expr: &str) -> Result<String> {
     Ok(page(&format!("Layout {l}"), &sections))
 }
 
-/// The report of a schedule: the text report of `tessera schedule`, the transform DAG (predicated
-/// IDs framed), the iteration space and the allocation (each replaced by the reason when it cannot
-/// be drawn, e.g. symbolic extents or too many points).
+/// The report of a schedule: its source text (or, without one, the schedule printed back), the
+/// text report of `tessera schedule`, the transform DAG (predicated IDs framed), the iteration
+/// space and the allocation (each replaced by the reason when it cannot be drawn, e.g. symbolic
+/// extents or too many points).
 ///
-/// Pre: `analyze(s)` succeeds. Post: a self-contained page titled with `name`.
+/// Pre: `analyze(s)` succeeds; `source`, when given, is the text `s` was parsed from. Post: a
+/// self-contained page titled with `name`.
 ///
 /// ```
-/// let s = tessera::domain::parse("I0 = iter 6\nI1, I2 = split I0 by 4\n").unwrap();
-/// let h = tessera::render::html::schedule_report("fig1", &s).unwrap();
+/// let text = "I0 = iter 6\nI1, I2 = split I0 by 4\n";
+/// let s = tessera::domain::parse(text).unwrap();
+/// let h = tessera::render::html::schedule_report("fig1", Some(text), &s).unwrap();
 /// assert_eq!(h.matches("<svg").count(), 3);
 /// ```
-pub fn schedule_report(name: &str, s: &Schedule) -> Result<String> {
+pub fn schedule_report(name: &str, source: Option<&str>, s: &Schedule) -> Result<String> {
     let report = analyze(s)?;
     let sections = vec![
         Section {
             heading: "Schedule".into(),
-            text: Some(s.to_string()),
+            text: Some(source.map_or_else(|| s.to_string(), str::to_string)),
             svg: None,
         },
         Section {
@@ -171,7 +174,7 @@ mod tests {
     #[test]
     fn pages_are_self_contained() {
         let s = crate::domain::parse("I0 = iter N\nI1, I2 = split I0 by 4\n").unwrap();
-        let h = schedule_report("sym <x>", &s).unwrap();
+        let h = schedule_report("sym <x>", None, &s).unwrap();
         assert!(h.contains("Schedule sym &lt;x&gt;"));
         assert!(h.contains("not drawn: symbol `N` has no value"));
         for h in [h, layout_report("8:2").unwrap()] {
