@@ -169,8 +169,13 @@ pub fn show(args: ShowArgs) -> ExitCode {
     }
 }
 
-/// Runs `tessera schedule FILE --svg KIND`.
+/// Runs `tessera schedule FILE --svg KIND`; errors exit with status 2, like the rest of
+/// `tessera schedule`.
 pub fn schedule_picture(s: &tessera::domain::Schedule, pic: &ScheduleSvg) -> ExitCode {
+    let fail = |code: &str, msg: String| {
+        let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
+        ExitCode::from(2)
+    };
     let kind = pic.svg.as_deref().unwrap_or("dag");
     let drawn = match kind {
         "dag" => {
@@ -190,7 +195,10 @@ pub fn schedule_picture(s: &tessera::domain::Schedule, pic: &ScheduleSvg) -> Exi
         }
     };
     match drawn {
-        Ok(p) => emit(&p.svg, pic.output.as_deref()),
-        Err(e) => fail(e.code(), e),
+        Ok(p) => match emit(&p.svg, pic.output.as_deref()) {
+            c if c == ExitCode::SUCCESS => c,
+            _ => ExitCode::from(2),
+        },
+        Err(e) => fail(e.code(), e.to_string()),
     }
 }

@@ -97,7 +97,7 @@ fn schedule_svg_kinds() {
     assert_eq!(code, 0);
     assert!(out.contains("8 slots, 6 hold valid items, 2 holes"));
     let (code, _, err) = tessera(&["schedule", &fig1, "--svg", "tree"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("unknown picture"), "{err}");
     let (code, _, err) = tessera(&[
         "schedule",
@@ -105,7 +105,7 @@ fn schedule_svg_kinds() {
         "--svg",
         "space",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[unbound_symbol]"), "{err}");
 }
 
