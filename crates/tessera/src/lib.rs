@@ -13,12 +13,15 @@
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
 //! - [`obligation`]: the error type; every failed precondition is one of its obligations.
 //! - [`domain`]: iteration domains (nvFuser IterDomains).
+//! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
+//!   self-contained HTML reports.
 
 pub mod algebra;
 pub mod domain;
 pub mod layout;
 pub mod notation;
 pub mod obligation;
+pub mod render;
 
 pub use layout::Layout;
 pub use obligation::{Error, Result};
