@@ -20,6 +20,7 @@ pub mod ir;
 pub mod parse;
 pub mod predicate;
 pub mod report;
+pub mod simplify;
 pub mod symbolic;
 pub mod unswitch;
 pub mod vectorize;

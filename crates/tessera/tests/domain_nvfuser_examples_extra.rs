@@ -1,0 +1,475 @@
+//! Worked examples 20, 21, 26 and 27 of `shared/reference/nvfuser.md` §5, reproduced exactly:
+//! the expression simplifier, vectorization fixtures, predicate conjunct simplification and
+//! tensor-memory lane allocation.
+
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use tessera::domain::simplify::{
+    parse_expr, parse_pred, simplify_expr, simplify_pred, simplify_text, BinOp, CPred, Env, Expr,
+    Pred, Rule,
+};
+
+fn strip(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Simplifies `input` under `assumptions`; checks our canonical printing, that it equals the
+/// reference's string modulo whitespace, and that `rule` fired.
+fn check(input: &str, assumptions: &[&str], ours: &str, reference: &str, rule: Option<Rule>) {
+    let (got, rules) = simplify_text(input, assumptions).unwrap();
+    assert_eq!(got, ours, "{input} under {assumptions:?}");
+    assert_eq!(strip(&got), strip(reference), "{input}");
+    if let Some(r) = rule {
+        assert!(rules.contains(&r), "{input}: {r} not in {rules:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Example 20
+// ---------------------------------------------------------------------------------------------
+
+const DIVMOD_ASM: &[&str] = &["0 <= i0 < 32", "0 <= i1 < 8"];
+
+#[test]
+fn example20_div_mod_less_than() {
+    check(
+        "((8*i0) + i1) % 128",
+        DIVMOD_ASM,
+        "(i0 % 16) * 8 + i1",
+        "(i0 % 16)*8 + i1",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+    check(
+        "(((8*i0)+i1) % 128) / 8",
+        DIVMOD_ASM,
+        "i0 % 16",
+        "i0 % 16",
+        Some(Rule::DivModLessThan),
+    );
+    check(
+        "((8*i0)+i1) / 128",
+        DIVMOD_ASM,
+        "i0 / 16",
+        "i0 / 16",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+    check(
+        "(((8*i0)+i1) % 128) % 8",
+        DIVMOD_ASM,
+        "i1",
+        "i1",
+        Some(Rule::DivModLessThan),
+    );
+}
+
+#[test]
+fn example20_distribute_gcd_remainder() {
+    let a = &["i1 >= 0"];
+    check(
+        "(i1*3 + 2) / 6",
+        a,
+        "i1 / 2",
+        "i1 / 2",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+    check(
+        "(i1*3 + 2) % 6",
+        a,
+        "(i1 % 2) * 3 + 2",
+        "(i1 % 2)*3 + 2",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+    check(
+        "(i1*4 + 3) / (32*S)",
+        a,
+        "i1 / (8 * S)",
+        "i1 / (8*S)",
+        Some(Rule::CancelDivMod),
+    );
+    check(
+        "(i1*4 + 3) % (32*S)",
+        a,
+        "(i1 % (8 * S)) * 4 + 3",
+        "(i1 % (8*S))*4 + 3",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+}
+
+#[test]
+fn example20_distribute_divisible() {
+    let a = &["i1 >= 0", "i2 >= 0", "i3 >= 0"];
+    check(
+        "(i1*i2 + i3) / i1",
+        a,
+        "i2 + i3 / i1",
+        "i2 + i3 / i1",
+        Some(Rule::DistributeDivisibleDivMod),
+    );
+    check(
+        "(i1*i2 + i3) % i1",
+        a,
+        "i3 % i1",
+        "i3 % i1",
+        Some(Rule::DistributeDivisibleDivMod),
+    );
+    // Euclidean division needs no sign condition here (Coq idiv_2_15_1, idiv_2_7_1).
+    check("(i1*i2 + i3) / i1", &[], "i2 + i3 / i1", "i2 + i3 / i1", None);
+}
+
+#[test]
+fn example20_predicate_div_to_mul() {
+    // nvFuser's S is a tensor size, positive by the fusion axioms; Tessera states it.
+    check(
+        "i1 / S < i2",
+        &["i1 >= 0", "S > 0"],
+        "i1 < i2 * S",
+        "i1 < i2 * S",
+        Some(Rule::PredicateDivToMul),
+    );
+    // Without `S > 0` the rule's side condition is not proved and nothing changes.
+    check("i1 / S < i2", &["i1 >= 0"], "i1 / S < i2", "i1/S<i2", None);
+}
+
+#[test]
+fn example20_double_div_and_cancel() {
+    check("i0 / 2 / 3", &[], "i0 / 6", "i0 / 6", Some(Rule::DoubleDiv));
+    // Euclidean cancellation needs the common factor 3*i1 >= 0 (truncation does not).
+    check(
+        "6*(i1*i3) / (15*(i1*i2))",
+        &["i1 >= 0"],
+        "(2 * i3) / (5 * i2)",
+        "(2*i3) / (5*i2)",
+        Some(Rule::CancelDivMod),
+    );
+    check(
+        "6*(i1*i3) % (15*(i1*i2))",
+        &["i1 >= 0"],
+        "((2 * i3) % (5 * i2)) * (3 * i1)",
+        "((2*i3) % (5*i2)) * (3*i1)",
+        Some(Rule::CancelDivMod),
+    );
+    // Sign of i1 unknown: only the positive constant 3 cancels.
+    let (s, _) = simplify_text("6*(i1*i3) / (15*(i1*i2))", &[]).unwrap();
+    assert_eq!(s, "(2 * i1 * i3) / (5 * i1 * i2)");
+}
+
+#[test]
+fn example20_simplify_divisible() {
+    check(
+        "(i1*i2*3 + i2*i1*6) / (3*i2*i1)",
+        &[],
+        "3",
+        "3",
+        Some(Rule::SimplifyDivisibleDivMod),
+    );
+    check(
+        "(i1*i2*3 + i2*i1*6) % (3*i2*i1)",
+        &[],
+        "0",
+        "0",
+        Some(Rule::SimplifyDivisibleDivMod),
+    );
+}
+
+#[test]
+fn example20_fundamental_division_with_remainder() {
+    let r = Some(Rule::FundamentalDivisionWithRemainderProperty);
+    check("i1 / S * S + i1 % S", &[], "i1", "i1", r);
+    check(
+        "(i1/S0)*(S0*S1) + S1*(i1 % S0)",
+        &[],
+        "i1 * S1",
+        "i1*S1",
+        r,
+    );
+    check("i2 + i1 / S * S + i1 % S", &[], "i1 + i2", "i1 + i2", r);
+}
+
+#[test]
+fn example20_gcd_max_cancellation_loop_start() {
+    check(
+        "gcd(i1*i2, i3*i2)",
+        &[],
+        "gcd(i1, i3) * abs(i2)",
+        "gcd(i1, i3) * abs(i2)",
+        Some(Rule::FactorizeGcd),
+    );
+    check(
+        "gcd(i1*i2, i3*i2)",
+        &["i2 >= 0"],
+        "gcd(i1, i3) * i2",
+        "gcd(i1, i3) * i2",
+        Some(Rule::FactorizeGcd),
+    );
+    check("gcd(i1*i2, i2)", &[], "abs(i2)", "abs(i2)", None);
+    check(
+        "max(max(cdiv(S,128)*4, cdiv(S,128)), 4)",
+        &["S > 0"],
+        "cdiv(S, 128) * 4",
+        "cdiv(S,128)*4",
+        Some(Rule::EliminateDominatedMaxMin),
+    );
+    check(
+        "i1 + i1 > i1",
+        &["i1 > 0"],
+        "true",
+        "true",
+        Some(Rule::EliminateTrivialPredicate),
+    );
+    check("i1 < i1 + i1", &["i1 > 0"], "true", "true", None);
+    check("i1 + i1 < i1 + i1 + i1", &["i1 > 0"], "true", "true", None);
+    // NonZeroLoopIndexStart
+    check(
+        "(i5*4) >= 0",
+        &["5 <= i5 < 8"],
+        "true",
+        "true",
+        Some(Rule::EliminateTrivialPredicate),
+    );
+}
+
+#[test]
+fn example20_known_misses_are_simplified() {
+    // nvFuser issue #1828: not simplified at the time; Tessera proves `i0 < i1` from the
+    // assumption directly (an improvement).
+    check(
+        "i0 % i1",
+        &["0 <= i0 < i1"],
+        "i0",
+        "i0",
+        Some(Rule::DivModLessThan),
+    );
+    check(
+        "i0 / i1",
+        &["0 <= i0 < i1"],
+        "0",
+        "0",
+        Some(Rule::DivModLessThan),
+    );
+}
+
+#[test]
+fn example20_prover_transitivity() {
+    // nvFuser's `Compare` test: chains of two assumptions.
+    for (e, a, v) in [
+        ("i1 < i3", "i1 < i2 && i2 < i3", "true"),
+        ("i1 < i3", "i1 < i2 && i2 <= i3", "true"),
+        ("i1 < i3", "i1 <= i2 && i2 < i3", "true"),
+        ("i1 < i3", "i1 <= i2 && i2 <= i3", "i1 < i3"),
+        ("i1 <= i3", "i1 <= i2 && i2 <= i3", "true"),
+        ("i1 % i2 < i2", "i2 >= 0", "true"),
+        ("S - 1 < S", "true", "true"),
+    ] {
+        let (got, _) = simplify_text(e, &[a]).unwrap();
+        assert_eq!(got, v, "{e} under {a}");
+    }
+}
+
+#[test]
+fn simplifier_errors_are_typed() {
+    assert_eq!(
+        simplify_text("x", &["x < 0 && x > 0"]).unwrap_err().code(),
+        "contradiction"
+    );
+    assert_eq!(simplify_text("(x", &[]).unwrap_err().code(), "parse");
+    assert_eq!(simplify_text("x", &["x + 1"]).unwrap_err().code(), "kind");
+    assert_eq!(
+        simplify_text("9223372036854775807 + 1", &[])
+            .unwrap_err()
+            .code(),
+        "overflow"
+    );
+    let deep = format!("{}x{}", "(".repeat(200), ")".repeat(200));
+    assert_eq!(simplify_text(&deep, &[]).unwrap_err().code(), "too_large");
+    let wide = (0..40)
+        .map(|i| format!("(x{i} + 1)"))
+        .collect::<Vec<_>>()
+        .join(" * ");
+    assert_eq!(simplify_text(&wide, &[]).unwrap_err().code(), "too_large");
+    // Division by a literal zero is kept, not folded.
+    assert_eq!(simplify_text("x / 0", &[]).unwrap().0, "x / 0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Soundness
+// ---------------------------------------------------------------------------------------------
+
+const VARS: [&str; 3] = ["x", "y", "z"];
+
+fn arb_expr() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        (-4i64..=9).prop_map(Expr::Const),
+        (0usize..3).prop_map(|i| Expr::Var(VARS[i].to_string())),
+    ];
+    leaf.prop_recursive(4, 24, 2, |inner| {
+        prop_oneof![
+            4 => (inner.clone(), inner.clone(), 0usize..9).prop_map(|(a, b, k)| {
+                let op = [
+                    BinOp::Add,
+                    BinOp::Sub,
+                    BinOp::Mul,
+                    BinOp::Div,
+                    BinOp::Mod,
+                    BinOp::CeilDiv,
+                    BinOp::Gcd,
+                    BinOp::Max,
+                    BinOp::Min,
+                ][k];
+                Expr::Bin(op, Box::new(a), Box::new(b))
+            }),
+            // The fixture shapes: (c1*a + b) / c2 and (c1*a + b) % c2.
+            2 => (inner.clone(), inner.clone(), 1i64..9, 1i64..17, any::<bool>()).prop_map(
+                |(a, b, c1, c2, div)| {
+                    let num = Expr::Bin(
+                        BinOp::Add,
+                        Box::new(Expr::Bin(BinOp::Mul, Box::new(Expr::Const(c1)), Box::new(a))),
+                        Box::new(b),
+                    );
+                    let op = if div { BinOp::Div } else { BinOp::Mod };
+                    Expr::Bin(op, Box::new(num), Box::new(Expr::Const(c2)))
+                }
+            ),
+            1 => inner.clone().prop_map(|a| Expr::Neg(Box::new(a))),
+            1 => inner.prop_map(|a| Expr::Abs(Box::new(a))),
+        ]
+    })
+}
+
+/// Ranges per variable and an optional relational assumption `x < y`.
+fn arb_assumptions() -> impl Strategy<Value = (Vec<(i64, i64)>, bool)> {
+    (
+        proptest::collection::vec((-4i64..6, 0i64..7), 3),
+        any::<bool>(),
+    )
+        .prop_map(|(v, rel)| (v.into_iter().map(|(lo, w)| (lo, lo + w)).collect(), rel))
+}
+
+fn assumption_preds(ranges: &[(i64, i64)], rel: bool) -> Vec<Pred> {
+    let mut out: Vec<Pred> = ranges
+        .iter()
+        .zip(VARS)
+        .map(|((lo, hi), v)| parse_pred(&format!("{lo} <= {v} <= {hi}")).unwrap())
+        .collect();
+    if rel {
+        out.push(parse_pred("x < y").unwrap());
+    }
+    out
+}
+
+fn assignments(ranges: &[(i64, i64)], rel: bool) -> Vec<Env> {
+    let mut out = Vec::new();
+    for x in ranges[0].0..=ranges[0].1 {
+        for y in ranges[1].0..=ranges[1].1 {
+            for z in ranges[2].0..=ranges[2].1 {
+                if rel && x >= y {
+                    continue;
+                }
+                let env: Env = [("x", x), ("y", y), ("z", z)]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect::<BTreeMap<_, _>>();
+                out.push(env);
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// Wherever the original is defined, the simplified expression is defined and equal.
+    #[test]
+    fn simplifier_is_sound(e in arb_expr(), (ranges, rel) in arb_assumptions()) {
+        let asm = assumption_preds(&ranges, rel);
+        let s = match simplify_expr(&e, &asm) {
+            Ok(s) => s,
+            Err(err) => {
+                // Only work bounds may refuse an expression; never a wrong answer.
+                prop_assert!(matches!(err.code(), "too_large" | "overflow" | "contradiction"), "{err}");
+                return Ok(());
+            }
+        };
+        for env in assignments(&ranges, rel) {
+            if let Some(v) = e.eval(&env) {
+                prop_assert_eq!(s.value.eval(&env), Some(v), "{:?} -> {} at {:?}", e, s.value, env);
+            }
+        }
+    }
+
+    /// The same for comparisons and conjunctions.
+    #[test]
+    fn predicate_simplifier_is_sound(
+        a in arb_expr(), b in arb_expr(), c in arb_expr(), k in 0usize..6,
+        (ranges, rel) in arb_assumptions(),
+    ) {
+        let ops = [
+            tessera::domain::simplify::CmpOp::Lt,
+            tessera::domain::simplify::CmpOp::Le,
+            tessera::domain::simplify::CmpOp::Gt,
+            tessera::domain::simplify::CmpOp::Ge,
+            tessera::domain::simplify::CmpOp::Eq,
+            tessera::domain::simplify::CmpOp::Ne,
+        ];
+        let p = Pred::And(vec![
+            Pred::Cmp(a, ops[k], b.clone()),
+            Pred::Cmp(b, ops[(k + 1) % 6], c),
+        ]);
+        let asm = assumption_preds(&ranges, rel);
+        let Ok(s) = simplify_pred(&p, &asm) else { return Ok(()); };
+        for env in assignments(&ranges, rel) {
+            if let Some(v) = p.eval(&env) {
+                prop_assert_eq!(s.value.eval(&env), Some(v), "{:?} -> {} at {:?}", p, s.value, env);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Example 26
+// ---------------------------------------------------------------------------------------------
+
+/// Simplifies `p` and checks the result against the original by brute force for `i, j` in
+/// `[-30, 30]`.
+fn check_pred(p: &str, assumptions: &[&str], expected: &str) {
+    let pred = parse_pred(p).unwrap();
+    let asm: Vec<Pred> = assumptions.iter().map(|a| parse_pred(a).unwrap()).collect();
+    let s = simplify_pred(&pred, &asm).unwrap();
+    assert_eq!(s.value.to_string(), expected, "{p}");
+    for i in -30..=30 {
+        for j in -30..=30 {
+            let env: Env = [("i".to_string(), i), ("j".to_string(), j)]
+                .into_iter()
+                .collect();
+            if asm.iter().all(|a| a.eval(&env) == Some(true)) {
+                assert_eq!(pred.eval(&env), s.value.eval(&env), "{p} at i={i} j={j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn example26_predicate_conjuncts() {
+    check_pred("i >= 0 && i < 6 && i % 6 < 3", &[], "i >= 0 && i < 3");
+    // The same with ∧ as the reference writes it.
+    let (s, rules) = simplify_text("i >= 0 ∧ i < 6 ∧ i % 6 < 3", &[]).unwrap();
+    assert_eq!(strip(&s).replace("&&", "∧"), strip("i >= 0 ∧ i < 3"));
+    assert!(rules.contains(&Rule::DivModLessThan));
+    assert!(rules.contains(&Rule::SimplifyConjunct));
+    // More.
+    check_pred("i >= 0 && i < 8 && i / 8 == 0", &[], "i >= 0 && i < 8");
+    check_pred("i >= 0 && i < 4 && i < 6", &[], "i >= 0 && i < 4");
+    check_pred("i >= 0 && i < 6 && i % 6 >= 3", &[], "i < 6 && i >= 3");
+    check_pred("i >= 0 && i < 3 && i > 5", &[], "false");
+    check_pred("i >= 0 && i < 12 && i % 4 < 4", &[], "i >= 0 && i < 12");
+    check_pred("i >= 0 && (i * 4 + j) / 4 < 3", &["0 <= j < 4"], "i >= 0 && i < 3");
+    check_pred("i % 6 < 3", &["0 <= i < 6"], "i < 3");
+    check_pred("true", &[], "true");
+}
+
+#[test]
+fn example26_canonical_pred_roundtrip() {
+    let p = CPred::from_pred(&parse_pred("i < 3 && j >= 0").unwrap()).unwrap();
+    assert_eq!(p.to_string(), "i < 3 && j >= 0");
+    assert!(parse_expr("i < 3").is_err());
+}
