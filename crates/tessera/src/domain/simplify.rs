@@ -252,22 +252,32 @@ impl Expr {
     }
 }
 
+/// Kleene conjunction: `false` if some conjunct is `false`, else undefined if some conjunct is
+/// undefined, else `true`.
+fn and_eval(vals: impl Iterator<Item = Option<bool>>) -> Option<bool> {
+    let mut undefined = false;
+    for v in vals {
+        match v {
+            Some(false) => return Some(false),
+            None => undefined = true,
+            Some(true) => {}
+        }
+    }
+    (!undefined).then_some(true)
+}
+
 impl Pred {
     /// Evaluates a predicate.
     ///
-    /// Pre: none. Post: `None` when some comparison has an undefined side. Example: `i % 6 < 3`
-    /// at `i = 7` is `Some(true)`.
+    /// Pre: none. Post: `None` when a comparison has an undefined side, unless another conjunct
+    /// is `false` (conjunction is Kleene's: a conjunct may be simplified into one that is
+    /// undefined only where another conjunct is false). Example: `i % 6 < 3` at `i = 7` is
+    /// `Some(true)`.
     pub fn eval(&self, env: &Env) -> Option<bool> {
         match self {
             Pred::Bool(b) => Some(*b),
             Pred::Cmp(a, op, b) => Some(op.holds(a.eval(env)?, b.eval(env)?)),
-            Pred::And(ps) => {
-                let mut all = true;
-                for p in ps {
-                    all &= p.eval(env)?;
-                }
-                Some(all)
-            }
+            Pred::And(ps) => and_eval(ps.iter().map(|p| p.eval(env))),
         }
     }
 }
@@ -498,7 +508,9 @@ impl Parser {
             Tok::Ident(name) => match name.as_str() {
                 "true" => Ok(Term::Pred(Pred::Bool(true))),
                 "false" => Ok(Term::Pred(Pred::Bool(false))),
-                "gcd" | "max" | "min" | "cdiv" | "ceilDiv" | "abs" if self.peek_op() == Some("(") => {
+                "gcd" | "max" | "min" | "cdiv" | "ceilDiv" | "abs"
+                    if self.peek_op() == Some("(") =>
+                {
                     self.pos += 1;
                     self.enter()?;
                     let mut args = vec![as_expr(self.term()?)?];
@@ -1220,18 +1232,12 @@ impl CPred {
 
     /// Evaluates.
     ///
-    /// Pre: none. Post: `None` when a side is undefined. Example: `true` is `Some(true)`.
+    /// Pre: none. Post: as [`Pred::eval`] (Kleene conjunction). Example: `true` is `Some(true)`.
     pub fn eval(&self, env: &Env) -> Option<bool> {
         match self {
             CPred::Bool(b) => Some(*b),
             CPred::Cmp(a, op, b) => Some(op.holds(a.eval(env)?, b.eval(env)?)),
-            CPred::And(ps) => {
-                let mut all = true;
-                for p in ps {
-                    all &= p.eval(env)?;
-                }
-                Some(all)
-            }
+            CPred::And(ps) => and_eval(ps.iter().map(|p| p.eval(env))),
         }
     }
 
@@ -1496,7 +1502,10 @@ impl Context {
             .collect();
         for (m, y) in mods.into_iter().take(4) {
             if self.proves_ge(&y, 0) {
-                if let Ok(f) = y.sub(&Poly::atom(m)).and_then(|d| d.add(&Poly::constant(-1))) {
+                if let Ok(f) = y
+                    .sub(&Poly::atom(m))
+                    .and_then(|d| d.add(&Poly::constant(-1)))
+                {
                     facts.push(f);
                 }
             }
@@ -1538,6 +1547,32 @@ impl Context {
 
     fn positive(&mut self, a: &Poly) -> bool {
         self.proves_ge(a, 1)
+    }
+
+    /// Whether `p` is defined at every assignment satisfying the assumptions: every `/` and `%`
+    /// divisor is provably nonzero and every `cdiv` divisor provably positive.
+    fn is_total(&mut self, p: &Poly) -> bool {
+        let atoms: Vec<Atom> = p.terms.keys().flatten().cloned().collect();
+        atoms.iter().all(|a| match a {
+            Atom::Var(_) => true,
+            Atom::Div(x, y) | Atom::Mod(x, y) => {
+                self.is_total(x)
+                    && self.is_total(y)
+                    && (self.proves_ge(y, 1) || y.scale(-1).is_ok_and(|n| self.proves_ge(&n, 1)))
+            }
+            Atom::CeilDiv(x, y) => self.is_total(x) && self.is_total(y) && self.proves_ge(y, 1),
+            Atom::Gcd(x, y) => self.is_total(x) && self.is_total(y),
+            Atom::Max(xs) | Atom::Min(xs) => xs.iter().all(|x| self.is_total(x)),
+            Atom::Abs(x) => self.is_total(x),
+        })
+    }
+
+    fn is_total_pred(&mut self, c: &CPred) -> bool {
+        match c {
+            CPred::Bool(_) => true,
+            CPred::Cmp(a, _, b) => self.is_total(a) && self.is_total(b),
+            CPred::And(v) => v.iter().all(|x| self.is_total_pred(x)),
+        }
     }
 
     // -- expressions -------------------------------------------------------------------------
@@ -2062,7 +2097,7 @@ pub fn simplify_pred(p: &Pred, assumptions: &[Pred]) -> Result<Simplified<CPred>
         global.push(CPred::from_pred(a)?);
     }
     // Contradictory global assumptions are reported once.
-    Context::new(&global)?;
+    let mut gctx = Context::new(&global)?;
     let mut rules: Vec<Rule> = Vec::new();
     let note = |rs: &[Rule], rules: &mut Vec<Rule>| {
         for r in rs {
@@ -2077,13 +2112,14 @@ pub fn simplify_pred(p: &Pred, assumptions: &[Pred]) -> Result<Simplified<CPred>
         let before = conj.clone();
         let mut k = 0;
         while k < conj.len() {
+            // Only conjuncts defined everywhere (under the assumptions) may be assumed: an
+            // undefined one would make every claim vacuously provable.
             let mut asm = global.clone();
-            asm.extend(
-                conj.iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != k)
-                    .map(|(_, c)| c.clone()),
-            );
+            for (j, c) in conj.iter().enumerate() {
+                if j != k && gctx.is_total_pred(c) {
+                    asm.push(c.clone());
+                }
+            }
             let mut ctx = match Context::new(&asm) {
                 Ok(c) => c,
                 // The other conjuncts contradict the assumptions: the conjunction is false.
