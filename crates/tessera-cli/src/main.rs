@@ -3,6 +3,7 @@
 mod batch;
 mod diagnostic;
 mod schedule;
+mod simplify;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,8 @@ enum Command {
     Tour,
     /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
     Schedule(schedule::Args),
+    /// Simplify an index expression or predicate under assumptions (integer-division theorems).
+    Simplify(simplify::Args),
 }
 
 fn main() -> ExitCode {
@@ -87,5 +90,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Schedule(args) => schedule::run(args),
+        Command::Simplify(args) => simplify::run(args),
     }
 }

@@ -1656,7 +1656,7 @@ impl Context {
         }
         if b.as_const() == Some(1) || a.as_const() == Some(0) {
             self.fire(Rule::EliminateTrivialComputation);
-            return Ok(a.scale(i64::from(b.as_const() == Some(1)))?);
+            return a.scale(i64::from(b.as_const() == Some(1)));
         }
         // idiv_2_5
         if self.nonneg(&a) && (self.lt(&a, &b) || self.lt(&a, &b.scale(-1)?)) {
