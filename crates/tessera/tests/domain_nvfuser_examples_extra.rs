@@ -656,3 +656,14 @@ fn example27_columns_and_fits() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Arbitrary text never panics: it simplifies or gives a typed error.
+    #[test]
+    fn simplifier_never_panics(text in "[ix0-9+*/%()<>=&!,-]{0,40}|[a-z ()0-9*/%+,<=]{0,60}") {
+        let _ = simplify_text(&text, &["0 <= i < 8"]);
+        let _ = simplify_text("i % 3", &[&text]);
+    }
+}

@@ -42,6 +42,8 @@ pub const MAX_TERMS: usize = 256;
 pub const MAX_STEPS: usize = 20_000;
 /// Most assumption facts used by the prover (extra facts are ignored, which is sound).
 pub const MAX_FACTS: usize = 64;
+/// Most conjuncts in a predicate given to [`simplify_pred`].
+pub const MAX_CONJUNCTS: usize = 64;
 /// Sums with more addends than this skip the gcd-remainder subset search.
 pub const MAX_SUBSET_TERMS: usize = 10;
 const MAX_ROUNDS: usize = 16;
@@ -2107,6 +2109,12 @@ pub fn simplify_pred(p: &Pred, assumptions: &[Pred]) -> Result<Simplified<CPred>
         }
     };
     let mut conj = CPred::from_pred(p)?.conjuncts();
+    if conj.len() > MAX_CONJUNCTS {
+        return Err(SimplifyError::TooLarge {
+            what: "conjuncts",
+            limit: MAX_CONJUNCTS,
+        });
+    }
     let single = conj.len() <= 1;
     for _ in 0..MAX_ROUNDS {
         let before = conj.clone();
