@@ -667,3 +667,51 @@ proptest! {
         let _ = simplify_text("i % 3", &[&text]);
     }
 }
+
+#[test]
+fn example20_more_fixtures_from_the_nvfuser_test_file() {
+    // DistributeGcdRemainderDivMod's fifth case: no assumption is needed with Euclidean division.
+    check(
+        "(((bx*128 + tx) % (S*24)) * 4 + 3) / (32*S)",
+        &[],
+        "((128 * bx + tx) % (24 * S)) / (8 * S)",
+        "((128*bx + tx) % (24*S)) / (8*S)",
+        Some(Rule::DistributeGcdRemainderDivMod),
+    );
+    // CancelDivMod's second pair.
+    check(
+        "(3 * i1) / (15 * (i1 * i2))",
+        &["i1 >= 0"],
+        "1 / (5 * i2)",
+        "1 / (5*i2)",
+        Some(Rule::CancelDivMod),
+    );
+    check(
+        "(3 * i1) % (15 * (i1 * i2))",
+        &["i1 >= 0"],
+        "(1 % (5 * i2)) * (3 * i1)",
+        "(1 % (5*i2)) * (3*i1)",
+        Some(Rule::CancelDivMod),
+    );
+    // FactorizeGcd's second pair.
+    check("gcd(i1*i2, i2)", &["i2 >= 0"], "i2", "i2", None);
+    // The PredicateProve test.
+    let asm = ["i1 < 5 && i2 <= 5 && i3 > 5 && i4 >= 5"];
+    for e in [
+        "i1 < 5", "i1 <= 5", "5 > i1", "5 >= i1", "i2 <= 5", "5 >= i2", "i3 > 5", "i3 >= 5",
+        "5 < i3", "5 <= i3", "i4 >= 5", "5 <= i4",
+    ] {
+        assert_eq!(simplify_text(e, &asm).unwrap().0, "true", "{e}");
+    }
+    // Order transitivity.
+    assert_eq!(simplify_text("0 < abs(i0)", &["0 < i0"]).unwrap().0, "true");
+    assert_eq!(
+        simplify_text("-abs(8) < i0", &["i0 >= 0"]).unwrap().0,
+        "true"
+    );
+    assert_eq!(simplify_text("-8 < 0", &[]).unwrap().0, "true");
+    assert_eq!(
+        simplify_text("-abs(i0) < 0", &["0 < i0"]).unwrap().0,
+        "true"
+    );
+}
