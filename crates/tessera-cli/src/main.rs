@@ -5,6 +5,7 @@ mod diagnostic;
 mod pictures;
 mod report;
 mod schedule;
+mod simplify;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,8 @@ enum Command {
     Schedule(schedule::Args),
     /// One self-contained HTML page with the report and pictures of a schedule or a layout.
     Report(report::Args),
+    /// Simplify an index expression or predicate under assumptions (integer-division theorems).
+    Simplify(simplify::Args),
 }
 
 fn main() -> ExitCode {
@@ -70,5 +73,6 @@ fn main() -> ExitCode {
         }
         Command::Schedule(args) => schedule::run(args),
         Command::Report(args) => report::run(args),
+        Command::Simplify(args) => simplify::run(args),
     }
 }

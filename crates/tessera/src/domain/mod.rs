@@ -7,6 +7,9 @@
 //! weak/strong correctness; [`equiv`] decides equivalence (Theorem 5); [`vectorize`] checks
 //! vectorization and TMA box legality; [`symbolic`] carries symbolic extents and facts;
 //! [`codegen`] emits Python and CUDA C++; [`report`] gathers everything for the CLI.
+//! [`simplify`] is the index-expression simplifier (rules = the integer-division theorems);
+//! [`vector_width`] holds nvFuser's vector width/word-size/walk/stride checks; [`tmem`] the
+//! tensor-memory lane and column allocation.
 //!
 //! Division is Euclidean everywhere (`i64::div_euclid`, `rem_euclid`), as the seed requires for
 //! its theorems to hold with negative indices (left resizes produce them).
@@ -20,8 +23,11 @@ pub mod ir;
 pub mod parse;
 pub mod predicate;
 pub mod report;
+pub mod simplify;
 pub mod symbolic;
+pub mod tmem;
 pub mod unswitch;
+pub mod vector_width;
 pub mod vectorize;
 
 pub use error::{Error, Result};

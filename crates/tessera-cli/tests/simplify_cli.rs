@@ -1,0 +1,42 @@
+//! End-to-end tests of `tessera simplify` (reference Examples 20 and 26).
+
+use std::process::Command;
+
+fn tessera(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn simplify_prints_the_canonical_form_and_rules() {
+    let (code, out, _) = tessera(&[
+        "simplify",
+        "((8*i0) + i1) % 128",
+        "--assume",
+        "0 <= i0 < 32",
+        "--assume",
+        "0 <= i1 < 8",
+    ]);
+    assert_eq!((code, out.as_str()), (0, "(i0 % 16) * 8 + i1\n"));
+    let (code, out, _) = tessera(&["simplify", "i0 / 2 / 3", "--rules"]);
+    assert_eq!((code, out.as_str()), (0, "i0 / 6\n  by DoubleDiv\n"));
+    let (code, out, _) = tessera(&["simplify", "i >= 0 && i < 6 && i % 6 < 3"]);
+    assert_eq!((code, out.as_str()), (0, "i >= 0 && i < 3\n"));
+}
+
+#[test]
+fn simplify_errors_exit_2() {
+    let (code, _, err) = tessera(&["simplify", "(x"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error[parse]: "), "{err}");
+    let (code, _, err) = tessera(&["simplify", "x", "--assume", "x < 0 && x > 0"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error[contradiction]: "), "{err}");
+}
