@@ -135,7 +135,8 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
-            call(name, &vals, *col)
+            // The failure remembers the outermost call, from which suggestions are derived.
+            call(name, &vals, *col).map_err(|e| e.in_call(name, vals))
         }
     }
 }
