@@ -67,7 +67,7 @@ pub fn render_with(input: &str, e: &Error, colour: bool) -> String {
                 st.error("^")
             ));
         }
-    } else if single_line && input.len() <= 200 {
+    } else if single_line && !input.is_empty() && input.len() <= 200 {
         out.push_str(&format!(" {} {input}\n", st.blue("-->")));
     }
     if let Some(f) = e.failure() {

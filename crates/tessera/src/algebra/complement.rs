@@ -193,17 +193,14 @@ pub fn complement1_with(n: i64, d: i64, m: i64, h: Divides) -> Result<Layout> {
     if h.divisor() != nd || h.dividend() != m {
         return Err(Error::failed(
             Error::ProofMismatch,
-            "complement1",
+            "complement1_with",
             Obligation::ProofMatches {
                 needed: format!("{n}·{d} ∣ {m}"),
                 given: format!("{} ∣ {}", h.divisor(), h.dividend()),
             },
         ));
     }
-    Ok(Layout::flat([
-        Mode::new(d, 1),
-        Mode::new(h.quotient(), nd),
-    ]))
+    Ok(Layout::flat([Mode::new(d, 1), Mode::new(h.quotient(), nd)]))
 }
 
 fn positive3(n: i64, d: i64, m: i64) -> Result<()> {

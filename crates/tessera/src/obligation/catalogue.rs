@@ -232,7 +232,10 @@ pub fn one_of_each() -> Vec<Error> {
             left: s(),
             right: s(),
         },
-        Error::RankMismatch { op: "", detail: s() },
+        Error::RankMismatch {
+            op: "",
+            detail: s(),
+        },
         Error::TooManyModes {
             op: "",
             tiler: 2,
@@ -242,7 +245,10 @@ pub fn one_of_each() -> Vec<Error> {
         Error::Inadmissible(Failure::boxed("", ob())),
         Error::NonInjective(Failure::boxed("", ob())),
         Error::NotComplementable(Failure::boxed("", ob())),
-        Error::OutOfDomain { op: "", detail: s() },
+        Error::OutOfDomain {
+            op: "",
+            detail: s(),
+        },
         Error::Type {
             op: s(),
             position: 1,

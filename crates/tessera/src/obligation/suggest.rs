@@ -428,6 +428,26 @@ fn generic_candidates(call: &Call) -> Vec<Candidate> {
             }
         }
         if let Value::Layout(l) = arg {
+            if let Some((v, cost)) = respaced(l) {
+                out.push(Candidate {
+                    cost,
+                    label: format!("{name} = {v} (strides re-spaced so that no two modes overlap)"),
+                    call: with(Value::Layout(v)),
+                });
+            }
+            if call.op == "composition" && i == 1 {
+                let fixed = match call.args.first() {
+                    Some(Value::Layout(a)) => leafwise_admissible(a, l, &pool),
+                    _ => None,
+                };
+                if let Some((v, cost)) = fixed {
+                    out.push(Candidate {
+                        cost,
+                        label: format!("{name} = {v} (each mode of B made admissible)"),
+                        call: with(Value::Layout(v)),
+                    });
+                }
+            }
             for (k, m) in l.leaves().enumerate() {
                 if let Some(v) = drop_mode(arg, k) {
                     out.push(Candidate {
@@ -443,4 +463,89 @@ fn generic_candidates(call: &Call) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// `l` with its strides spaced so that, sorted by stride, each mode starts at a multiple of where
+/// the previous one ends (`s_i·d_i ∣ d_{i+1}`): injective and complementable. Shapes and
+/// stride-0 modes are kept; each stride moves up to the nearest such multiple.
+fn respaced(l: &Layout) -> Option<(Layout, f64)> {
+    let leaves: Vec<Mode> = l.leaves().collect();
+    let mut order: Vec<usize> = (0..leaves.len())
+        .filter(|&i| leaves[i].stride > 0 && leaves[i].shape > 1)
+        .collect();
+    order.sort_by_key(|&i| (leaves[i].stride, i));
+    let mut strides: Vec<i64> = leaves.iter().map(|m| m.stride).collect();
+    let mut reach = 1i64;
+    let mut cost = 0.0;
+    for &i in &order {
+        let d = leaves[i].stride;
+        let new = d.checked_add(reach - 1)? / reach * reach;
+        cost += rel(d, new);
+        strides[i] = new;
+        reach = new.checked_mul(leaves[i].shape)?;
+    }
+    if cost == 0.0 {
+        return None;
+    }
+    let mut k = 0usize;
+    let t = l.tree().to_owned().map(|m| {
+        let s = strides[k];
+        k += 1;
+        Mode::new(m.shape, s)
+    });
+    let shape: IntTuple = t.map(|m| m.shape);
+    let stride: IntTuple = t.map(|m| m.stride);
+    Some((Layout::new(&shape, &stride).ok()?, cost))
+}
+
+/// B with every leaf that is not admissible on its own (`A ∘ s:d` fails) replaced by its
+/// nearest admissible neighbour (one knob each): fixes several modes at once.
+fn leafwise_admissible(a: &Layout, b: &Layout, pool: &BTreeSet<i64>) -> Option<(Layout, f64)> {
+    let leaves: Vec<Mode> = b.leaves().collect();
+    if leaves.len() < 2 || leaves.len() > 8 {
+        return None;
+    }
+    let ok = |m: Mode| {
+        Layout::mode(m.shape, m.stride)
+            .and_then(|leaf| crate::algebra::composition(a, &leaf))
+            .is_ok()
+    };
+    let mut fixed = leaves.clone();
+    let mut cost = 0.0;
+    let mut changed = 0;
+    for (i, m) in leaves.iter().enumerate() {
+        if ok(*m) {
+            continue;
+        }
+        let mut opts: Vec<(f64, Mode)> = Vec::new();
+        for s2 in nearby(m.shape, true, pool) {
+            opts.push((
+                rel(m.shape, s2) + if s2 == 1 { 0.5 } else { 0.0 },
+                Mode::new(s2, m.stride),
+            ));
+        }
+        for d2 in nearby(m.stride, false, pool) {
+            opts.push((
+                rel(m.stride, d2) + if d2 == 0 { 0.5 } else { 0.0 },
+                Mode::new(m.shape, d2),
+            ));
+        }
+        opts.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let (c, best) = opts.into_iter().take(24).find(|(_, m2)| ok(*m2))?;
+        fixed[i] = best;
+        cost += c;
+        changed += 1;
+    }
+    if changed < 2 {
+        return None;
+    }
+    let mut k = 0usize;
+    let t = b.tree().to_owned().map(|_| {
+        let m = fixed[k];
+        k += 1;
+        m
+    });
+    let shape: IntTuple = t.map(|m| m.shape);
+    let stride: IntTuple = t.map(|m| m.stride);
+    Some((Layout::new(&shape, &stride).ok()?, cost))
 }

@@ -339,6 +339,11 @@ impl fmt::Display for Failure {
                 self.op,
                 ob.symbolic()
             ),
+            Obligation::ProofMatches { needed, given } => write!(
+                f,
+                "{}: the proof given certifies {given}, but {needed} is needed",
+                self.op
+            ),
             Obligation::NonNegative { .. } if self.op == "complement" => write!(
                 f,
                 "{}: no complement: failed to discharge {}: {ob} is false (complement needs an \
@@ -409,7 +414,8 @@ impl Divides {
                     factors: vec![a],
                     b,
                 },
-            )));
+            ))
+            .in_call("divides", vec![Value::Int(a), Value::Int(b)]));
         }
         Ok(Divides { a, b })
     }
