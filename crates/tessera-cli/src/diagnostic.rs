@@ -7,7 +7,11 @@ use tessera::Error;
 
 /// Whether stderr gets colours: a terminal, and `NO_COLOR` unset or empty.
 pub fn stderr_colour() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+    let no_color = match std::env::var_os("NO_COLOR") {
+        Some(v) => !v.is_empty(),
+        None => false,
+    };
+    !no_color && std::io::stderr().is_terminal()
 }
 
 struct Style {
@@ -101,4 +105,33 @@ pub fn render_with(input: &str, e: &Error, colour: bool) -> String {
 /// [`render_with`], coloured when stderr is a terminal and `NO_COLOR` is not set.
 pub fn render(input: &str, e: &Error) -> String {
     render_with(input, e, stderr_colour())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_with;
+
+    #[test]
+    fn colour_only_when_asked() {
+        let e = tessera::notation::eval("complement1(128,16,2040)").unwrap_err();
+        let plain = render_with("complement1(128,16,2040)", &e, false);
+        let coloured = render_with("complement1(128,16,2040)", &e, true);
+        assert!(!plain.contains('\x1b'));
+        assert!(coloured.starts_with("\x1b[1;31merror[divisibility]\x1b[0m"));
+        assert!(coloured.contains("\x1b[1;36mhelp\x1b[0m: M = 2048"));
+        let strip = |s: &str| {
+            let mut out = String::new();
+            let mut esc = false;
+            for c in s.chars() {
+                match (esc, c) {
+                    (_, '\x1b') => esc = true,
+                    (true, 'm') => esc = false,
+                    (true, _) => {}
+                    (false, c) => out.push(c),
+                }
+            }
+            out
+        };
+        assert_eq!(strip(&coloured), plain);
+    }
 }

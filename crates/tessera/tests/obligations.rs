@@ -300,7 +300,7 @@ fn sweep_failing_inputs_suggestions_hold() {
         x ^= x << 17;
         (x % k) as i64
     };
-    let mut layout = |next: &mut dyn FnMut(u64) -> i64| {
+    let layout = |next: &mut dyn FnMut(u64) -> i64| {
         let r = 1 + next(3) as usize;
         let modes: Vec<(i64, i64)> = (0..r).map(|_| (1 + next(6), next(13))).collect();
         let s: Vec<String> = modes.iter().map(|m| m.0.to_string()).collect();

@@ -189,6 +189,12 @@ impl<const N: i64, const D: i64> StaticLayout1<N, D> {
     }
 }
 
+impl<const N: i64, const D: i64> Default for StaticLayout1<N, D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// seed III's `complement1 N d M h`, with `h : N·d ∣ M` proved at compile time: the complement
 /// `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
 ///
@@ -230,5 +236,11 @@ impl<const N: i64, const D: i64, const M: i64> Complement1<N, D, M> {
             Mode::new(D, 1),
             Mode::new(h.quotient(), h.divisor()),
         ])
+    }
+}
+
+impl<const N: i64, const D: i64, const M: i64> Default for Complement1<N, D, M> {
+    fn default() -> Self {
+        Self::new()
     }
 }

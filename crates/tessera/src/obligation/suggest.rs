@@ -51,7 +51,7 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let mut out = Vec::new();
     let mut spent = 0usize;
     // Large layouts make each check expensive (decisions may enumerate): spend less.
-    let budget = if call.args.iter().any(|a| large(a)) {
+    let budget = if call.args.iter().any(large) {
         BUDGET / 10
     } else {
         BUDGET
@@ -180,7 +180,7 @@ fn complement1_candidates(call: &Call) -> Vec<Candidate> {
             continue;
         }
         let q = m / d2;
-        let reach = (n / 2).max(8);
+        let reach = (n / 2).clamp(8, 4096);
         for k in 0..=reach {
             let mut found = false;
             for n2 in [n.saturating_sub(k), n.saturating_add(k)] {
