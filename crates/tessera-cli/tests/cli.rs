@@ -11,13 +11,15 @@ fn tessera(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).expect("write");
-        }
-    }
+    // Write stdin from another thread: a large input with large answers would otherwise fill
+    // both pipes and deadlock.
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.unwrap_or("").to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
     let out = child.wait_with_output().expect("waits");
+    writer.join().expect("writer");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

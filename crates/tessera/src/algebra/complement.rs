@@ -62,7 +62,11 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<La
             Error::NotComplementable,
             "complement",
             Obligation::NonNegative {
-                what: format!("stride of mode {}:{} of {a}", neg.shape, neg.stride),
+                what: "d",
+                context: format!(
+                    "the stride of mode {}:{} of {a} (complement needs an increasing image)",
+                    neg.shape, neg.stride
+                ),
                 value: neg.stride,
             },
         ));

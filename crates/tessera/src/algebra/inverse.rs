@@ -83,7 +83,8 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
             Error::Divisibility,
             "left_inverse",
             Obligation::NonNegative {
-                what: format!("stride of mode {}:{} of {l}", m.shape, m.stride),
+                what: "d",
+                context: format!("the stride of mode {}:{} of {l}", m.shape, m.stride),
                 value: m.stride,
             },
         ));

@@ -188,6 +188,14 @@ impl Error {
 
     /// Like [`Error::suggestions`], with a label for each (what changed, e.g. `M = 2048`) and the
     /// value the suggested expression evaluates to.
+    ///
+    /// Pre: none. Post: for each `s`, `eval(&s.expr)` succeeds with the value `s.value`.
+    ///
+    /// ```
+    /// let e = tessera::notation::eval("complement1(128,16,2040)").unwrap_err();
+    /// let s = &e.checked_suggestions()[1];
+    /// assert_eq!((s.label.as_str(), s.expr.as_str()), ("M = 2032 with N = 127", "complement1(127,16,2032)"));
+    /// ```
     pub fn checked_suggestions(&self) -> Vec<Suggestion> {
         match self.failure() {
             Some(f) => suggest::suggest(f),
@@ -197,6 +205,14 @@ impl Error {
 
     /// The failure record of the errors that carry one (divisibility, admissibility,
     /// injectivity, tractability, proof mismatch).
+    ///
+    /// Pre: none. Post: `Some` exactly for those five codes; its `call` is set when the error
+    /// came through the expression language or from `complement1`/`composition`.
+    ///
+    /// ```
+    /// let e = tessera::notation::eval("complement((2,2):(1,1))").unwrap_err();
+    /// assert_eq!(e.failure().unwrap().op, "complement");
+    /// ```
     pub fn failure(&self) -> Option<&Failure> {
         match self {
             Error::Divisibility(f)
@@ -272,7 +288,15 @@ impl Error {
         }
     }
 
-    /// Notes that explain the failure: the failing arithmetic, and where known the call.
+    /// Notes that explain the failure: the failing arithmetic (and, for composition, how A's
+    /// modes constrain B).
+    ///
+    /// Pre: none. Post: plain text lines, no trailing newline.
+    ///
+    /// ```
+    /// let e = tessera::algebra::complement1(4, 2, 20).unwrap_err();
+    /// assert_eq!(e.notes()[0], "4·2 = 8, and 8 ∣ 20 is false (20 mod 8 = 4, so 8 ∤ 20)");
+    /// ```
     pub fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
         let ob = self.obligation();

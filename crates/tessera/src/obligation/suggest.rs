@@ -220,6 +220,7 @@ fn arg_name(op: &str, i: usize) -> String {
         "blocked_product" | "raked_product" => &["A", "B"],
         "tile_to_shape" => &["block", "shape", "order"],
         "upcast" | "downcast" => &["L", "N"],
+        "divides" => &["a", "b"],
         "left_inverse" | "right_inverse" => &["L"],
         _ => &[],
     };
@@ -406,7 +407,7 @@ fn generic_candidates(call: &Call) -> Vec<Candidate> {
         };
         for (knob, old) in knobs(arg) {
             let (is_shape, what) = match knob {
-                Knob::Int(_) => (false, "value"),
+                Knob::Int(_) => (false, "entry"),
                 Knob::Shape(_) => (true, "shape"),
                 Knob::Stride(_) => (false, "stride"),
             };
@@ -420,9 +421,14 @@ fn generic_candidates(call: &Call) -> Vec<Candidate> {
                     Knob::Stride(_) if new == 0 => 0.5,
                     _ => 0.0,
                 };
+                let label = if matches!(arg, Value::Int(_)) {
+                    format!("{name} = {v}")
+                } else {
+                    format!("{name} = {v} ({what} {old} → {new})")
+                };
                 out.push(Candidate {
                     cost: rel(old, new) + degenerate,
-                    label: format!("{name} = {v} ({what} {old} → {new})"),
+                    label,
                     call: with(v),
                 });
             }

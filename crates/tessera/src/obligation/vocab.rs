@@ -35,8 +35,10 @@ pub enum Obligation {
     },
     /// `value ≥ 0`.
     NonNegative {
-        /// What must be non-negative.
-        what: String,
+        /// The symbol, e.g. `d`.
+        what: &'static str,
+        /// Where the value comes from, e.g. `the stride of mode 4:-1 of (4,2):(-1,4)`.
+        context: String,
         /// Its value.
         value: i64,
     },
@@ -170,7 +172,7 @@ impl fmt::Display for Obligation {
         match self {
             Obligation::Divides { factors, b, .. } => write!(f, "{} ∣ {b}", dot(factors)),
             Obligation::DividesEither { a, b, .. } => write!(f, "{a} ∣ {b} ∨ {b} ∣ {a}"),
-            Obligation::NonNegative { what, value } => write!(f, "{what} = {value} ≥ 0"),
+            Obligation::NonNegative { what, value, .. } => write!(f, "{what} = {value} ≥ 0"),
             Obligation::Positive { what, value } => write!(f, "{what} = {value} ≥ 1"),
             Obligation::Injective { layout, .. } => write!(f, "injective({layout})"),
             Obligation::Tractable { mode, next, .. } => {
@@ -232,8 +234,17 @@ impl Obligation {
         }
     }
 
-    /// The failing arithmetic, when there is some to show (e.g.
-    /// `128·16 = 2048, and 2048 ∣ 2040 is false (2040 mod 2048 = 2040)`).
+    /// The failing arithmetic, when there is some to show.
+    ///
+    /// Pre: none (overflowing products are reported, not computed). Post: `None` for
+    /// obligations without arithmetic (well-formedness, types).
+    ///
+    /// ```
+    /// use tessera::obligation::Obligation;
+    /// let o = Obligation::Divides { what: "N·d ∣ M", factors: vec![128, 16], b: 2040 };
+    /// assert_eq!(o.arithmetic().unwrap(),
+    ///            "128·16 = 2048, and 2048 ∣ 2040 is false (2040 mod 2048 = 2040, so 2048 ∤ 2040)");
+    /// ```
     pub fn arithmetic(&self) -> Option<String> {
         match self {
             Obligation::Divides { factors, b, .. } => {
@@ -271,8 +282,9 @@ impl Obligation {
                 })
             }
             Obligation::Admissible { reason, .. } => Some(reason.clone()),
-            Obligation::Injective { witness, .. } => Some(witness.clone()),
-            Obligation::NonNegative { value, .. } => Some(format!("{value} < 0")),
+            Obligation::NonNegative { context, value, .. } => {
+                Some(format!("{value} < 0, for {context}"))
+            }
             Obligation::Positive { value, .. } => Some(format!("{value} < 1")),
             Obligation::RankAtMost { rank, bound, .. } => Some(format!("{rank} > {bound}")),
             Obligation::Enumerable { size, bound, .. } => Some(format!("{size} > {bound}")),
@@ -286,6 +298,12 @@ impl Obligation {
 
 /// The call an obligation was checked for: an operation of the expression language and its
 /// arguments. Printed in expression syntax, e.g. `complement1(128,16,2040)`.
+///
+/// ```
+/// use tessera::{notation::Value, obligation::Call};
+/// let c = Call { op: "complement1".into(), args: vec![Value::Int(4), Value::Int(2), Value::Int(20)] };
+/// assert_eq!(c.to_string(), "complement1(4,2,20)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     /// The function name (as in [`crate::notation::expr::FUNCTIONS`]).
@@ -308,7 +326,14 @@ impl fmt::Display for Call {
 }
 
 /// A failed obligation: the operation that checked it, the obligation with its values, and the
-/// call it was checked for (the outermost one known).
+/// call it was checked for (the outermost one known). Its `Display` is the error's message.
+///
+/// ```
+/// let e = tessera::notation::eval("logical_product((2,2):(1,1),4:1)").unwrap_err();
+/// let f = e.failure().unwrap();
+/// assert_eq!(f.op, "complement"); // the check that failed ...
+/// assert_eq!(f.call.as_ref().unwrap().op, "logical_product"); // ... for this call
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
     /// The operation that checked the obligation.
@@ -344,10 +369,9 @@ impl fmt::Display for Failure {
                 "{}: the proof given certifies {given}, but {needed} is needed",
                 self.op
             ),
-            Obligation::NonNegative { .. } if self.op == "complement" => write!(
+            Obligation::NonNegative { context, .. } => write!(
                 f,
-                "{}: no complement: failed to discharge {}: {ob} is false (complement needs an \
-                 increasing image)",
+                "{}: failed to discharge {}: {ob} is false for {context}",
                 self.op,
                 ob.symbolic()
             ),
