@@ -9,7 +9,6 @@ It provides
     post-condition checks recorded as `cpp_post_ok`.
 """
 from collections import Counter
-from itertools import product as iproduct
 
 
 class Lay:
@@ -202,6 +201,17 @@ def cosize_cpp(L):
     return sum((s - 1) * abs(d) for s, d in zip(leaves(L.shape), leaves(L.stride))) + 1
 
 
+def cdiv(a, b):
+    """C/C++ integer division (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def cmod(a, b):
+    """C/C++ remainder (sign of the dividend)."""
+    return a - b * cdiv(a, b)
+
+
 def crd2idx(c, shape, stride):
     """CuTe crd2idx: integer coordinates are split colexicographically, last mode unbounded."""
     if isinstance(c, tuple):
@@ -212,8 +222,8 @@ def crd2idx(c, shape, stride):
     r = 0
     for k in range(len(shape) - 1):
         n = size(shape[k])
-        r += crd2idx(c % n, shape[k], stride[k])
-        c //= n
+        r += crd2idx(cmod(c, n), shape[k], stride[k])
+        c = cdiv(c, n)
     if len(shape) == 0:
         return 0
     return r + crd2idx(c, shape[-1], stride[-1])
@@ -228,8 +238,8 @@ def idx2crd(i, shape):
     out = []
     for k in range(len(shape) - 1):
         n = size(shape[k])
-        out.append(idx2crd(i % n, shape[k]))
-        i //= n
+        out.append(idx2crd(cmod(i, n), shape[k]))
+        i = cdiv(i, n)
     out.append(idx2crd(i, shape[-1]))
     return tuple(out)
 

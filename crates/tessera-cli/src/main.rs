@@ -2,6 +2,7 @@
 
 mod batch;
 mod diagnostic;
+mod schedule;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,8 @@ enum Command {
         /// The code, as printed in `error[CODE]`.
         code: String,
     },
+    /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
+    Schedule(schedule::Args),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Explain { code } => explain(&code),
+        Command::Schedule(args) => schedule::run(args),
     }
 }
 

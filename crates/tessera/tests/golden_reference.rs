@@ -166,3 +166,28 @@ fn misc_examples() {
     check("slice((_,1),(4,(2,3)):(1,(4,8)))", "(4):(1)");
     check("slice((_,(1,_)),(4,(2,3)):(1,(4,8)))", "(4,3):(1,8)");
 }
+
+/// Deliberate differences from CuTe C++ (docs/differences.md), pinned.
+#[test]
+fn deliberate_differences() {
+    // Row 3: injective but not tractable: no complement tiles without overlap.
+    rejects("complement((2,2):(1,3),12)", "not_complementable");
+    // Row 5: negative strides.
+    rejects("complement(4:-1,8)", "not_complementable");
+    // Row 6: the rest covers the whole cotarget.
+    check("complement((4,2):(6,3),(22,2,2))", "(3,4):(1,24)");
+    // Row 7: CuTe's quasi-inverse of an overlapping layout is wrong.
+    rejects("left_inverse((2,6,2):(2,1,1))", "non_injective");
+    rejects("left_inverse((3,6):(5,1))", "non_injective");
+    // Row 8.
+    rejects("left_inverse(4:-1)", "divisibility");
+    // Row 9: `_` in a zipped tiler keeps the mode as the rest.
+    check(
+        "zipped_divide((4,6):(1,4),(2,_))",
+        "((2,1),(2,6)):((1,0),(2,4))",
+    );
+    // Row 2: CuTe's weak check rejects, but a correct layout exists.
+    check("logical_product((2):(2),(2:3))", "((2,2)):((2,5))");
+    // Row 11: overflow is an error.
+    rejects("size((4294967296,4294967296))", "overflow");
+}

@@ -75,7 +75,8 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 ///
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
-/// Relies on seed II (`packed_merge_sound`, `coalesce_preserves_eval` in `proofs/`).
+/// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
+/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
@@ -160,7 +161,16 @@ pub(crate) fn filter_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
     }
 }
 
-/// `filter(L, profile)`: [`filter`] at the terminals of `profile`.
+/// `filter(L, profile)`: [`filter`] at the terminals of `profile`; modes past the profile are
+/// kept.
+///
+/// Pre: `rank(profile) <= rank(L)`. Post: each filtered mode has the image of the original mode.
+///
+/// ```
+/// let l: tessera::Layout = "((2,3),(4,5)):((0,1),(3,0))".parse().unwrap();
+/// let p: tessera::layout::IntTuple = "(1,1)".parse().unwrap();
+/// assert_eq!(tessera::algebra::filter_by(&l, &p).unwrap().to_string(), "(3,4):(1,3)");
+/// ```
 pub fn filter_by(l: &Layout, profile: &IntTuple) -> Result<Layout> {
     by_profile(l, profile, "filter", &|m| filter(m))
 }

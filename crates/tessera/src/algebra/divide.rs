@@ -47,7 +47,14 @@ pub fn zipped_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 
 /// `tiled_divide(A, tiler)`: `((tiles…), rest0, rest1, …)`: mode 1 of [`zipped_divide`] unpacked.
 ///
-/// Pre: as [`logical_divide`]. Post: the same function as [`zipped_divide`].
+/// Pre: as [`logical_divide`]. Post: the same points as [`zipped_divide`], mode 1 unpacked.
+///
+/// ```
+/// use tessera::{Layout, algebra::{tiled_divide, Tiler}};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
+/// ```
 pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     Ok(flat_arrangement(&zipped_divide(a, tiler)?, false))
 }
@@ -55,7 +62,14 @@ pub fn tiled_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// `flat_divide(A, tiler)`: `(tile0, tile1, …, rest0, rest1, …)`: both modes of
 /// [`zipped_divide`] unpacked.
 ///
-/// Pre: as [`logical_divide`]. Post: the same function as [`zipped_divide`].
+/// Pre: as [`logical_divide`]. Post: the same points as [`zipped_divide`], both modes unpacked.
+///
+/// ```
+/// use tessera::{Layout, algebra::{flat_divide, Tiler}};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
+/// ```
 pub fn flat_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     Ok(flat_arrangement(&zipped_divide(a, tiler)?, true))
 }

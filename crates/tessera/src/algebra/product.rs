@@ -32,21 +32,43 @@ pub fn logical_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 
 /// `zipped_product(A, tiler)`: `((A modes…), (products…, untouched modes…))`.
 ///
-/// Pre: as [`logical_product`]. Post: mode 0 is A's tiled modes.
+/// Pre: as [`logical_product`]. Post: the same points as [`logical_product`]; mode 0 gathers
+/// A's tiled modes, mode 1 the products and A's untouched modes.
+///
+/// ```
+/// use tessera::{Layout, algebra::{zipped_product, Tiler}};
+/// let a: Layout = "(2,5):(5,1)".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(4)]);
+/// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((2,5),(3,4)):((5,1),(1,5))");
+/// ```
 pub fn zipped_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     tile_unzip(&logical_product(a, tiler)?, tiler)
 }
 
 /// `tiled_product(A, tiler)`: mode 1 of [`zipped_product`] unpacked.
 ///
-/// Pre: as [`logical_product`]. Post: the same function as [`zipped_product`].
+/// Pre: as [`logical_product`]. Post: the same points as [`zipped_product`].
+///
+/// ```
+/// use tessera::{Layout, algebra::{tiled_product, Tiler}};
+/// let a: Layout = "(2,5):(5,1)".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(4)]);
+/// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((2,5),3,4):((5,1),1,5)");
+/// ```
 pub fn tiled_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     Ok(flat_arrangement(&zipped_product(a, tiler)?, false))
 }
 
 /// `flat_product(A, tiler)`: both modes of [`zipped_product`] unpacked.
 ///
-/// Pre: as [`logical_product`]. Post: the same function as [`zipped_product`].
+/// Pre: as [`logical_product`]. Post: the same points as [`zipped_product`].
+///
+/// ```
+/// use tessera::{Layout, algebra::{flat_product, Tiler}};
+/// let a: Layout = "(2,5):(5,1)".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Int(3), Tiler::Int(4)]);
+/// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(2,5,3,4):(5,1,1,5)");
+/// ```
 pub fn flat_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     Ok(flat_arrangement(&zipped_product(a, tiler)?, true))
 }

@@ -1,1 +1,30 @@
 //! Iteration domains: nvFuser's IterDomains transformed by split, merge, resize and swizzle.
+//!
+//! The engine follows nvFuser's "Divisibility of Split" (the seed `002`): a [`Schedule`] is a DAG
+//! of transforms from root domains to a loop domain; [`eval`] gives the exact semantics by
+//! enumeration (holes, valid items, duplicates); [`predicate`] derives a minimal predicate
+//! equivalent to "no hole is visited" with Theorems 1–4; [`alloc`] checks over-allocation and
+//! weak/strong correctness; [`equiv`] decides equivalence (Theorem 5); [`vectorize`] checks
+//! vectorization and TMA box legality; [`symbolic`] carries symbolic extents and facts;
+//! [`codegen`] emits Python and CUDA C++; [`report`] gathers everything for the CLI.
+//!
+//! Division is Euclidean everywhere (`i64::div_euclid`, `rem_euclid`), as the seed requires for
+//! its theorems to hold with negative indices (left resizes produce them).
+
+pub mod alloc;
+pub mod codegen;
+pub mod equiv;
+pub mod error;
+pub mod eval;
+pub mod ir;
+pub mod parse;
+pub mod predicate;
+pub mod report;
+pub mod symbolic;
+pub mod unswitch;
+pub mod vectorize;
+
+pub use error::{Error, Result};
+pub use ir::{Allocation, Id, IterDomain, Schedule, SplitKind, Transform};
+pub use parse::parse;
+pub use symbolic::{Decision, Extent, Fact, Facts};

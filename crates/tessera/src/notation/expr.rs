@@ -230,7 +230,7 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ),
     (
         "make_layout",
-        "make_layout(shape) | make_layout(shape, stride)",
+        "make_layout(shape) | make_layout(shape, stride) | make_layout(L0, L1, ...)",
     ),
     ("make_ordered_layout", "make_ordered_layout(shape, order)"),
     ("upcast", "upcast(L, N)"),
@@ -360,6 +360,14 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 &a.tuple(1)?,
                 order.as_ref(),
             ))
+        }
+        "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
+            let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
+            Ok(Value::Layout(Layout::concat(parts.iter())))
+        }
+        "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
+            let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
+            Ok(Value::Layout(Layout::concat(parts.iter())))
         }
         "make_layout" => {
             arity(name, n, &[1, 2], "1 or 2")?;

@@ -1,0 +1,282 @@
+//! Allocation: size with over-allocation, and weak/strong correctness of a lowering.
+//!
+//! Seed, "Allocation and correctness model": allocating through IterDomains produced by
+//! indivisible splits over-allocates (holes are allocated). Definition 1: a lowering is *weakly
+//! correct* if every valid item of the consumer's allocation holds the correct value and no
+//! illegal access happens. Definition 2: it is *strongly correct* if, in addition, every hole
+//! holds the desired filling value (the identity of the reduction that reads it unpredicated:
+//! sum 0, product 1, max −∞, min +∞).
+
+use super::error::{self, Error, Result};
+use super::eval::{Space, MAX_POINTS};
+use super::ir::{Id, Schedule};
+use super::symbolic::Extent;
+
+/// Size of an allocation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocInfo {
+    /// Allocated IterDomains, outermost first.
+    pub ids: Vec<Id>,
+    /// Element strides (contiguous row-major when not given).
+    pub strides: Option<Vec<i64>>,
+    /// Slots allocated: the product of the allocated extents, or `1 + Σ (E_k − 1)·stride_k` with
+    /// explicit strides.
+    pub size: Extent,
+    /// Valid items: the product of the root extents.
+    pub valid_items: Extent,
+    /// `size − valid_items` when both evaluate.
+    pub over_allocation: Option<i64>,
+}
+
+/// Computes the allocation size of the schedule's allocation domain.
+///
+/// Pre: explicit strides are non-negative. Post: `size >= valid_items` whenever the allocation
+/// covers the roots; over-allocation counts the allocated holes.
+/// Example: Figure 1 (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
+pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
+    let a = s.allocation()?;
+    let mut size = Extent::Const(1);
+    if let Some(st) = &a.strides {
+        for (k, &id) in a.ids.iter().enumerate() {
+            let last = s.ids[id].extent.add(-1)?.mul(&Extent::Const(st[k]))?;
+            size = size.plus(&last)?;
+        }
+    } else {
+        for &id in &a.ids {
+            size = size.mul(&s.ids[id].extent)?;
+        }
+    }
+    let mut valid = Extent::Const(1);
+    for r in s.roots() {
+        valid = valid.mul(&s.ids[r].extent)?;
+    }
+    let over = match (size.eval(&s.facts)?, valid.eval(&s.facts)?) {
+        (Some(a), Some(b)) => Some(error::sub(a, b)?),
+        _ => None,
+    };
+    Ok(AllocInfo {
+        ids: a.ids,
+        strides: a.strides,
+        size,
+        valid_items: valid,
+        over_allocation: over,
+    })
+}
+
+/// A reduction that reads the buffer unpredicated; its identity is the required hole value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    /// Sum: holes must be 0.
+    Sum,
+    /// Product: holes must be 1.
+    Product,
+    /// Max: holes must be −∞.
+    Max,
+    /// Min: holes must be +∞.
+    Min,
+}
+
+impl Reduction {
+    /// The identity element: the value holes must hold for strong correctness.
+    ///
+    /// Example: `Reduction::Max.identity() == f64::NEG_INFINITY`.
+    ///
+    /// Pre: none. Post: `x ⊕ identity = x` for the reduction `⊕`.
+    pub fn identity(self) -> f64 {
+        match self {
+            Reduction::Sum => 0.0,
+            Reduction::Product => 1.0,
+            Reduction::Max => f64::NEG_INFINITY,
+            Reduction::Min => f64::INFINITY,
+        }
+    }
+    /// Parses `sum`, `product`, `max`, `min`.
+    ///
+    /// Pre: none. Post: `None` for an unknown name. Example: `Reduction::parse("max") == Some(Reduction::Max)`.
+    pub fn parse(s: &str) -> Option<Reduction> {
+        match s {
+            "sum" => Some(Reduction::Sum),
+            "product" | "prod" => Some(Reduction::Product),
+            "max" => Some(Reduction::Max),
+            "min" => Some(Reduction::Min),
+            _ => None,
+        }
+    }
+}
+
+/// A lowering of "copy every root item into the allocation": at each loop point, if every
+/// IterDomain of `predicate` is in bound, read the root item (its value is its row-major position)
+/// and write it to the slot of the allocation indices; otherwise write `fill` there if given
+/// (like TMA's zero fill for out-of-bound boxes), else write nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lowering {
+    /// IterDomains whose in-bound conditions guard the write.
+    pub predicate: Vec<Id>,
+    /// Value written where the predicate fails (`None`: no write).
+    pub fill: Option<f64>,
+}
+
+/// Result of [`check_lowering`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoweringCheck {
+    /// Definition 1 holds.
+    pub weak: bool,
+    /// Definition 2 holds for the desired fill value.
+    pub strong: bool,
+    /// Final buffer content (`None`: never written).
+    pub buffer: Vec<Option<f64>>,
+    /// Why weak or strong correctness fails (first few reasons).
+    pub reasons: Vec<String>,
+}
+
+/// Slot of a point in the allocation (`None` when outside `[0, size)`).
+fn slot(ids: &[Id], strides: &[i64], size: i64, idx: &[i64]) -> Result<Option<i64>> {
+    let mut p: i64 = 0;
+    for (k, &id) in ids.iter().enumerate() {
+        p = error::add(p, error::mul(idx[id], strides[k])?)?;
+    }
+    Ok(if (0..size).contains(&p) {
+        Some(p)
+    } else {
+        None
+    })
+}
+
+/// A buffer cell as text: its value, or `garbage` if never written.
+///
+/// Pre: none. Post: `-inf`/`inf` for infinities. Example: `show(Some(4.0)) == "4"`.
+pub fn show(cell: Option<f64>) -> String {
+    match cell {
+        Some(v) => format!("{v}"),
+        None => "garbage".to_string(),
+    }
+}
+
+/// Default row-major strides for the allocation extents.
+///
+/// Pre: extents `>= 1`. Post: `st[last] = 1`, `st[k] = st[k+1] * extents[k+1]`; overflow is an error.
+/// Example: `contiguous_strides(&[2, 3, 4]) == Ok(vec![12, 4, 1])`.
+pub fn contiguous_strides(extents: &[i64]) -> Result<Vec<i64>> {
+    let mut st = vec![1i64; extents.len()];
+    for k in (0..extents.len().saturating_sub(1)).rev() {
+        st[k] = error::mul(st[k + 1], extents[k + 1])?;
+    }
+    Ok(st)
+}
+
+/// Runs a lowering by enumeration and checks weak and strong correctness (seed Definitions 1–2).
+///
+/// Pre: extents concrete; allocation size at most [`MAX_POINTS`]. Post: `weak` iff no two valid
+/// items share a slot, no passing point reads a root out of bound or writes outside the buffer,
+/// and every slot of a valid point ends holding that point's root item; `strong` iff additionally every slot no valid point
+/// writes holds `desired` (NaN never matches).
+/// Example: reference Example 10 with predicate = roots and fill 0 is weak but not strong; with
+/// our predicate `{I5}` and fill 0 it is strong.
+pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result<LoweringCheck> {
+    let space = Space::new(s)?;
+    let a = s.allocation()?;
+    let alloc_ext: Vec<i64> = a.ids.iter().map(|&i| space.extents[i]).collect();
+    let strides = match &a.strides {
+        Some(st) => st.clone(),
+        None => contiguous_strides(&alloc_ext)?,
+    };
+    let info = allocation_info(s)?;
+    let size = info.size.eval(&s.facts)?.unwrap_or(0);
+    if size < 0 || size as u64 > MAX_POINTS {
+        return Err(Error::TooManyPoints {
+            points: size.max(0) as u64,
+            limit: MAX_POINTS,
+        });
+    }
+    let mut buffer: Vec<Option<f64>> = vec![None; size as usize];
+    let mut expected: Vec<Option<f64>> = vec![None; size as usize];
+    let mut reasons = Vec::new();
+    let mut weak = true;
+    let names = |idx: &[i64]| -> String {
+        space
+            .loop_ids
+            .iter()
+            .map(|&l| format!("{}={}", s.name(l), idx[l]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    space.for_each(|idx| {
+        let sl = slot(&a.ids, &strides, size, idx)?;
+        let value = space.root_item(idx).map(|v| v as f64);
+        if space.valid(idx) {
+            match sl {
+                Some(p) if expected[p as usize].is_some() && expected[p as usize] != value => {
+                    weak = false;
+                    if reasons.len() < 8 {
+                        reasons.push(format!(
+                            "the allocation aliases two valid items in slot {p} (at ({}))",
+                            names(idx)
+                        ));
+                    }
+                }
+                Some(p) => expected[p as usize] = value,
+                None => {
+                    weak = false;
+                    reasons.push(format!("valid point ({}) has no slot", names(idx)));
+                }
+            }
+        }
+        if space.passes(idx, &lowering.predicate) {
+            match (value, sl) {
+                (Some(v), Some(p)) => buffer[p as usize] = Some(v),
+                (None, _) => {
+                    weak = false;
+                    if reasons.len() < 8 {
+                        reasons.push(format!(
+                            "illegal read: root index out of bound at ({})",
+                            names(idx)
+                        ));
+                    }
+                }
+                (_, None) => {
+                    weak = false;
+                    if reasons.len() < 8 {
+                        reasons.push(format!(
+                            "illegal write outside the buffer at ({})",
+                            names(idx)
+                        ));
+                    }
+                }
+            }
+        } else if let (Some(f), Some(p)) = (lowering.fill, sl) {
+            buffer[p as usize] = Some(f);
+        }
+        Ok(true)
+    })?;
+    for p in 0..buffer.len() {
+        if let Some(e) = expected[p] {
+            if buffer[p] != Some(e) {
+                weak = false;
+                if reasons.len() < 8 {
+                    reasons.push(format!(
+                        "valid slot {p} holds {}, expected {e}",
+                        show(buffer[p])
+                    ));
+                }
+            }
+        }
+    }
+    let mut strong = weak;
+    for p in 0..buffer.len() {
+        if expected[p].is_none() && buffer[p] != Some(desired) {
+            strong = false;
+            if reasons.len() < 8 {
+                reasons.push(format!(
+                    "hole slot {p} holds {}, desired {desired}",
+                    show(buffer[p])
+                ));
+            }
+        }
+    }
+    Ok(LoweringCheck {
+        weak,
+        strong,
+        buffer,
+        reasons,
+    })
+}

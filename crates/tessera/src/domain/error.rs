@@ -1,0 +1,176 @@
+//! The error type of the iteration-domain engine.
+//!
+//! Every variant names the obligation that failed and the values involved. [`Error::code`] gives a
+//! stable snake_case code for scripts and tests.
+
+/// A failed obligation of the iteration-domain engine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The schedule text could not be parsed.
+    #[error("line {line}, column {column}: {message}")]
+    Parse {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was expected or found.
+        message: String,
+    },
+    /// A name was used before it was defined.
+    #[error("unknown IterDomain `{0}`")]
+    UnknownId(String),
+    /// A name was defined twice.
+    #[error("IterDomain `{0}` is defined twice")]
+    Redefined(String),
+    /// A split factor must be positive.
+    #[error("obligation `factor > 0` failed for split of {id}: factor = {factor}")]
+    BadFactor {
+        /// The split input.
+        id: String,
+        /// The factor.
+        factor: i64,
+    },
+    /// Every extent must be at least 1.
+    #[error("obligation `extent >= 1` failed for {id}: extent = {extent}")]
+    NonPositiveExtent {
+        /// The IterDomain.
+        id: String,
+        /// The extent (evaluated).
+        extent: i64,
+    },
+    /// A swizzle needs two distinct inputs.
+    #[error("obligation `x != y` failed for swizzle of {0}")]
+    SwizzleSameInput(String),
+    /// A symbol's value is needed but unknown.
+    #[error("symbol `{0}` has no value (add `assume {0} == <value>`)")]
+    Unbound(String),
+    /// Contradictory facts.
+    #[error("facts about `{symbol}` contradict: {detail}")]
+    Contradiction {
+        /// The symbol.
+        symbol: String,
+        /// Which facts.
+        detail: String,
+    },
+    /// Checked arithmetic overflowed.
+    #[error("arithmetic overflow in {op}: {a} and {b}")]
+    Overflow {
+        /// The operation.
+        op: &'static str,
+        /// Left operand.
+        a: i64,
+        /// Right operand.
+        b: i64,
+    },
+    /// Enumeration would visit too many points.
+    #[error("obligation `points <= {limit}` failed: the loop domain has {points} points")]
+    TooManyPoints {
+        /// Points of the loop domain (saturated).
+        points: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Enumeration would compute too many indices.
+    #[error("obligation `points * (steps + 1) <= {limit}` failed: {points} points, {steps} steps")]
+    TooMuchWork {
+        /// Points of the loop domain.
+        points: u64,
+        /// Propagation steps per point.
+        steps: usize,
+        /// The limit.
+        limit: u64,
+    },
+    /// A schedule has too many IterDomains.
+    #[error("obligation `IterDomains <= {limit}` failed: {count}")]
+    TooLarge {
+        /// IterDomains so far.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The loop domain does not determine some IterDomain's index.
+    #[error("the loop domain does not determine the index of {0}")]
+    Undetermined(String),
+    /// The loop domain lists an ID twice or is empty.
+    #[error("invalid loop domain: {0}")]
+    BadLoop(String),
+    /// An allocation description is invalid.
+    #[error("invalid allocation: {0}")]
+    BadAlloc(String),
+    /// Two schedules cannot be compared.
+    #[error("schedules are not comparable: {0}")]
+    NotComparable(String),
+    /// A vectorization or box query is invalid.
+    #[error("invalid vectorization query: {0}")]
+    BadVectorize(String),
+}
+
+impl Error {
+    /// A stable snake_case code naming the failed obligation.
+    ///
+    /// Example: `Error::UnknownId("I9".into()).code() == "unknown_id"`.
+    ///
+    /// Pre: none. Post: one code per variant, stable across versions.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Parse { .. } => "parse",
+            Error::UnknownId(_) => "unknown_id",
+            Error::Redefined(_) => "redefined",
+            Error::BadFactor { .. } => "bad_factor",
+            Error::NonPositiveExtent { .. } => "non_positive_extent",
+            Error::SwizzleSameInput(_) => "swizzle_same_input",
+            Error::Unbound(_) => "unbound_symbol",
+            Error::Contradiction { .. } => "contradiction",
+            Error::Overflow { .. } => "overflow",
+            Error::TooManyPoints { .. } => "too_many_points",
+            Error::TooMuchWork { .. } => "too_much_work",
+            Error::TooLarge { .. } => "too_large",
+            Error::Undetermined(_) => "undetermined",
+            Error::BadLoop(_) => "bad_loop",
+            Error::BadAlloc(_) => "bad_alloc",
+            Error::NotComparable(_) => "not_comparable",
+            Error::BadVectorize(_) => "bad_vectorize",
+        }
+    }
+}
+
+/// Result alias of the iteration-domain engine.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checked `a + b`.
+pub(crate) fn add(a: i64, b: i64) -> Result<i64> {
+    a.checked_add(b).ok_or(Error::Overflow { op: "add", a, b })
+}
+/// Checked `a - b`.
+pub(crate) fn sub(a: i64, b: i64) -> Result<i64> {
+    a.checked_sub(b).ok_or(Error::Overflow { op: "sub", a, b })
+}
+/// Checked `a * b`.
+pub(crate) fn mul(a: i64, b: i64) -> Result<i64> {
+    a.checked_mul(b).ok_or(Error::Overflow { op: "mul", a, b })
+}
+/// Checked Euclidean division (`b != 0`).
+pub(crate) fn ediv(a: i64, b: i64) -> Result<i64> {
+    a.checked_div_euclid(b)
+        .ok_or(Error::Overflow { op: "div", a, b })
+}
+/// Checked Euclidean remainder (`b != 0`), always in `[0, |b|)`.
+pub(crate) fn emod(a: i64, b: i64) -> Result<i64> {
+    a.checked_rem_euclid(b)
+        .ok_or(Error::Overflow { op: "mod", a, b })
+}
+/// Checked ceiling division for `b > 0`.
+pub(crate) fn cdiv(a: i64, b: i64) -> Result<i64> {
+    // ceil(a / b) = -((-a) div_euclid b) for b > 0.
+    let na = a.checked_neg().ok_or(Error::Overflow {
+        op: "ceildiv",
+        a,
+        b,
+    })?;
+    let q = ediv(na, b)?;
+    q.checked_neg().ok_or(Error::Overflow {
+        op: "ceildiv",
+        a,
+        b,
+    })
+}
