@@ -30,6 +30,8 @@ pub fn answer(line: &str) -> Json {
         Err(e) => json!({"id": id, "error": {
             "code": e.code(),
             "message": e.to_string(),
+            "obligation": e.obligation().to_string(),
+            "notes": e.notes(),
             "suggestions": e.suggestions(),
         }}),
     }

@@ -39,6 +39,11 @@ enum Command {
     Show(pictures::ShowArgs),
     /// A walk through the seed examples and real GEMM tilings.
     Tour,
+    /// Explain an error code (e.g. `tessera explain divisibility`) with a minimal example.
+    Explain {
+        /// The code, as printed in `error[CODE]`.
+        code: String,
+    },
     /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
     Schedule(schedule::Args),
     /// One self-contained HTML page with the report and pictures of a schedule or a layout.
@@ -71,8 +76,40 @@ fn main() -> ExitCode {
             print!("{}", tour::tour());
             ExitCode::SUCCESS
         }
+        Command::Explain { code } => explain(&code),
         Command::Schedule(args) => schedule::run(args),
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
     }
+}
+
+/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces.
+fn explain(code: &str) -> ExitCode {
+    use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
+    let Some(entry) = lookup(code) else {
+        eprintln!("error: unknown error code `{code}`; the codes are:");
+        for e in CATALOGUE {
+            eprintln!("  {:<26} {}", e.code, e.title);
+        }
+        return ExitCode::FAILURE;
+    };
+    println!("{}: {}", entry.code, entry.title);
+    println!();
+    println!("obligation: {}", entry.obligation);
+    println!();
+    println!("{}", entry.explanation);
+    println!();
+    let (input, how) = match entry.example {
+        Example::Expr(t) => (t, format!("tessera eval '{t}'")),
+        Example::Rust(t) => ("", format!("Rust: {t}")),
+    };
+    println!("minimal example:");
+    println!("  {how}");
+    if let Some(e) = run_example(entry) {
+        println!();
+        for line in diagnostic::render_with(input, &e, false).lines() {
+            println!("  {line}");
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -11,13 +11,15 @@ fn tessera(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).expect("write");
-        }
-    }
+    // Write stdin from another thread: a large input with large answers would otherwise fill
+    // both pipes and deadlock.
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.unwrap_or("").to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
     let out = child.wait_with_output().expect("waits");
+    writer.join().expect("writer");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -177,4 +179,73 @@ fn tour_walks_the_seeds_and_checks_its_claims() {
     assert!(out.contains("predicate (ours): I0 < 15 ∧ I2 < 6"));
     assert!(out.contains("4 | 5 => equivalent: No"));
     assert!(out.contains("4 | 8 => equivalent: Yes"));
+}
+
+#[test]
+fn seed_bad_tile_diagnostic_teaches() {
+    let (code, out, err) = tessera(&["eval", "complement1(128, 16, 2040)"], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    // Piped: plain text, no escape codes.
+    assert!(!err.contains('\x1b'), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "error[divisibility]: complement1: failed to discharge N·d ∣ M: 128·16 ∣ 2040 is false"
+    );
+    assert!(
+        err.contains("  = obligation: N·d ∣ M, here 128·16 ∣ 2040\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  = note: 128·16 = 2048, and 2048 ∣ 2040 is false"),
+        "{err}"
+    );
+    let helps: Vec<&&str> = lines.iter().filter(|l| l.starts_with("help: ")).collect();
+    assert!(helps.len() >= 3, "{err}");
+    assert!(
+        helps[0].starts_with("help: M = 2048: complement1(128,16,2048) = "),
+        "{err}"
+    );
+    assert!(
+        helps[1].starts_with("help: M = 2032 with N = 127: complement1(127,16,2032) = "),
+        "{err}"
+    );
+    // Every suggestion shown runs.
+    for h in helps {
+        let expr = h.split(": ").nth(2).unwrap().split(" = ").next().unwrap();
+        let (code, _, _) = tessera(&["eval", expr], None);
+        assert_eq!(code, 0, "{expr}");
+    }
+}
+
+#[test]
+fn batch_carries_code_message_and_checked_suggestions() {
+    let input = "{\"id\": 7, \"expr\": \"complement1(128,16,2040)\"}\n";
+    let (code, out, _) = tessera(&["batch"], Some(input));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["code"], "divisibility");
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("128·16 ∣ 2040"));
+    let s = v["error"]["suggestions"].as_array().unwrap();
+    assert_eq!(s[0], "complement1(128,16,2048)");
+    assert_eq!(s[1], "complement1(127,16,2032)");
+}
+
+#[test]
+fn explain_describes_every_code_and_rejects_unknown_ones() {
+    for entry in tessera::obligation::catalogue::CATALOGUE {
+        let (code, out, _) = tessera(&["explain", entry.code], None);
+        assert_eq!(code, 0, "{}", entry.code);
+        assert!(out.starts_with(&format!("{}: ", entry.code)), "{out}");
+        assert!(out.contains("minimal example:"), "{out}");
+        assert!(out.contains(&format!("error[{}]", entry.code)), "{out}");
+    }
+    let (code, _, err) = tessera(&["explain", "no_such_code"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown error code `no_such_code`"), "{err}");
+    assert!(err.contains("divisibility"), "{err}");
 }

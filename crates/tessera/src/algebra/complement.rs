@@ -5,7 +5,8 @@ use smallvec::SmallVec;
 
 use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
 use crate::layout::{IntTuple, Layout, Mode};
-use crate::obligation::{arith, Error, Result};
+use crate::notation::Value;
+use crate::obligation::{arith, Divides, Error, Obligation, Result};
 
 /// `complement(A, cotarget)`: the ordered layout R such that `(filter(A), R)` is a bijection onto
 /// an interval `[0, n)` with `n ≥ size(cotarget)`.
@@ -57,14 +58,18 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<La
     let mut sorted: Modes = SmallVec::from_slice(f);
     sorted.sort_by_key(|m| m.stride);
     if let Some(neg) = sorted.iter().find(|m| m.stride < 0) {
-        return Err(Error::NotComplementable {
-            op: "complement",
-            layout: a.to_string(),
-            detail: format!(
-                "stride {} is negative (complement needs an increasing image)",
-                neg.stride
-            ),
-        });
+        return Err(Error::failed(
+            Error::NotComplementable,
+            "complement",
+            Obligation::NonNegative {
+                what: "d",
+                context: format!(
+                    "the stride of mode {}:{} of {a} (complement needs an increasing image)",
+                    neg.shape, neg.stride
+                ),
+                value: neg.stride,
+            },
+        ));
     }
     // Tractability: s_i·d_i divides d_{i+1}. This is exactly when CuTe's floor divisions below
     // are exact and its result tiles without overlap.
@@ -102,21 +107,25 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<La
 fn not_complementable(a: &Layout, f: &[Mode], lo: Mode, hi: Mode, reach: i64) -> Error {
     if reach > hi.stride {
         if let Some(w) = collision(f) {
-            return Error::NonInjective {
-                op: "complement",
-                layout: a.to_string(),
-                witness: w,
-            };
+            return Error::failed(
+                Error::NonInjective,
+                "complement",
+                Obligation::Injective {
+                    layout: a.to_string(),
+                    witness: w,
+                },
+            );
         }
     }
-    Error::NotComplementable {
-        op: "complement",
-        layout: a.to_string(),
-        detail: format!(
-            "mode {}:{} reaches {} = {}*{}, which does not divide the next stride {}",
-            lo.shape, lo.stride, reach, lo.shape, lo.stride, hi.stride
-        ),
-    }
+    Error::failed(
+        Error::NotComplementable,
+        "complement",
+        Obligation::Tractable {
+            layout: a.to_string(),
+            mode: (lo.shape, lo.stride),
+            next: hi.stride,
+        },
+    )
 }
 
 /// Two flat indices of the filtered layout with the same image, if the domain is small enough to
@@ -139,7 +148,8 @@ pub(crate) fn collision(f: &[Mode]) -> Option<String> {
 
 /// seed III's `complement1(N, d, M)`: the complement `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
 ///
-/// Pre: `N, d, M ≥ 1` and `N·d` divides `M` ([`Error::Divisibility`] otherwise).
+/// Pre: `N, d, M ≥ 1` and `N·d` divides `M` ([`Error::Divisibility`] with the obligation
+/// `N·d ∣ M` otherwise; its [`Error::suggestions`] are checked alternatives, nearest first).
 /// Post: `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection from its domain onto `[0, M)`
 /// (`complement1_tiles` in `proofs/`).
 ///
@@ -148,6 +158,56 @@ pub(crate) fn collision(f: &[Mode]) -> Option<String> {
 /// assert_eq!(b.to_string(), "(2,3):(1,8)");
 /// ```
 pub fn complement1(n: i64, d: i64, m: i64) -> Result<Layout> {
+    positive3(n, d, m)?;
+    let nd = arith::mul(n, d)?;
+    if m % nd != 0 {
+        return Err(Error::failed(
+            Error::Divisibility,
+            "complement1",
+            Obligation::Divides {
+                what: "N·d ∣ M",
+                factors: vec![n, d],
+                b: m,
+            },
+        )
+        .in_call(
+            "complement1",
+            vec![Value::Int(n), Value::Int(d), Value::Int(m)],
+        ));
+    }
+    let h = Divides::check(nd, m)?;
+    complement1_with(n, d, m, h)
+}
+
+/// seed III's `complement1 (N d M) (h : N * d ∣ M)`: the complement of `N:d` in `[0, M)` given a
+/// proof `h` of `N·d ∣ M` (a [`Divides`] value can only come from a successful check).
+///
+/// Pre: `N, d ≥ 1`; `h` certifies exactly `N·d ∣ M` ([`Error::ProofMismatch`] when it certifies
+/// another divisibility). No divisibility is re-checked: the proof carries it.
+/// Post: as [`complement1`].
+///
+/// ```
+/// use tessera::{algebra::complement1_with, obligation::Divides};
+/// let h = Divides::check(4 * 2, 24).unwrap();
+/// assert_eq!(complement1_with(4, 2, 24, h).unwrap().to_string(), "(2,3):(1,8)");
+/// ```
+pub fn complement1_with(n: i64, d: i64, m: i64, h: Divides) -> Result<Layout> {
+    positive3(n, d, m)?;
+    let nd = arith::mul(n, d)?;
+    if h.divisor() != nd || h.dividend() != m {
+        return Err(Error::failed(
+            Error::ProofMismatch,
+            "complement1_with",
+            Obligation::ProofMatches {
+                needed: format!("{n}·{d} ∣ {m}"),
+                given: format!("{} ∣ {}", h.divisor(), h.dividend()),
+            },
+        ));
+    }
+    Ok(Layout::flat([Mode::new(d, 1), Mode::new(h.quotient(), nd)]))
+}
+
+fn positive3(n: i64, d: i64, m: i64) -> Result<()> {
     for (name, v) in [("N", n), ("d", d), ("M", m)] {
         if v < 1 {
             return Err(Error::NonPositiveShape {
@@ -156,13 +216,5 @@ pub fn complement1(n: i64, d: i64, m: i64) -> Result<Layout> {
             });
         }
     }
-    let nd = arith::mul(n, d)?;
-    if m % nd != 0 {
-        return Err(Error::Divisibility {
-            op: "complement1",
-            condition: "N*d | M",
-            detail: format!("N*d = {n}*{d} = {nd}, M = {m} ({m} mod {nd} = {})", m % nd),
-        });
-    }
-    Ok(Layout::flat([Mode::new(d, 1), Mode::new(m / nd, nd)]))
+    Ok(())
 }

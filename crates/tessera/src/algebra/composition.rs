@@ -65,11 +65,11 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
         None => Ok(candidate),
         Some(witness) => match synthesize(&ax, b, &leaves)? {
             Some(r) => Ok(r),
-            None => Err(Error::Inadmissible {
-                a: a.to_string(),
-                b: b.to_string(),
-                reason: describe(&witness, &candidate, &leaves),
-            }),
+            None => Err(crate::obligation::vocab::inadmissible(
+                a,
+                b,
+                describe(&witness, &candidate, &leaves),
+            )),
         },
     }
 }

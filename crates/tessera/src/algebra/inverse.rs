@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 use super::coalesce::{bw_coalesce, coalesce, coalesce_modes, from_modes, Modes};
 use super::composition::composition;
 use crate::layout::{Layout, Mode};
-use crate::obligation::{arith, Error, Result};
+use crate::obligation::{arith, Error, Obligation, Result};
 
 /// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode).
 fn prefix_products(modes: &[Mode]) -> Result<SmallVec<[i64; 16]>> {
@@ -79,11 +79,15 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
     let c = coalesce_modes(l.tree())?;
     if let Some(m) = c.iter().find(|m| m.stride < 0) {
-        return Err(Error::Divisibility {
-            op: "left_inverse",
-            condition: "every stride >= 0",
-            detail: format!("stride {} of {l}", m.stride),
-        });
+        return Err(Error::failed(
+            Error::Divisibility,
+            "left_inverse",
+            Obligation::NonNegative {
+                what: "d",
+                context: format!("the stride of mode {}:{} of {l}", m.shape, m.stride),
+                value: m.stride,
+            },
+        ));
     }
     let pp = prefix_products(&c)?;
     let order = by_stride(&c);
@@ -96,11 +100,15 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
             continue;
         }
         if d % size != 0 {
-            return Err(Error::Divisibility {
-                op: "left_inverse",
-                condition: "d_i % size(result so far) == 0",
-                detail: format!("stride {d} of {l} and the {size} indices already inverted"),
-            });
+            return Err(Error::failed(
+                Error::Divisibility,
+                "left_inverse",
+                Obligation::Divides {
+                    what: "size(inverted so far) ∣ d_i",
+                    factors: vec![size],
+                    b: d,
+                },
+            ));
         }
         let s = d / size;
         shapes.push(s);
@@ -152,13 +160,16 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> R
                 Some(w) => w,
                 None => format!("L({i}) = {li}"),
             };
-            return Err(Error::NonInjective {
-                op: "left_inverse",
-                layout: l.to_string(),
-                witness: format!(
-                    "{witness}; CuTe's quasi-inverse {r} gives L(R(L({i}))) = {again} != {li}"
-                ),
-            });
+            return Err(Error::failed(
+                Error::NonInjective,
+                "left_inverse",
+                Obligation::Injective {
+                    layout: l.to_string(),
+                    witness: format!(
+                        "{witness}; CuTe's quasi-inverse {r} gives L(R(L({i}))) = {again} != {li}"
+                    ),
+                },
+            ));
         }
     }
     Ok(())

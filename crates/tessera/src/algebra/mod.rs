@@ -12,7 +12,7 @@ pub mod inverse;
 pub mod product;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
-pub use complement::{complement, complement1, complement_default};
+pub use complement::{complement, complement1, complement1_with, complement_default};
 pub use composition::{composition, composition_tiler};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
@@ -22,7 +22,7 @@ pub use product::{
 };
 
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
-use crate::obligation::{arith, Error, Result};
+use crate::obligation::{arith, Error, Obligation, Result};
 
 /// A tiler: what divides and products (and composition) accept as their second argument.
 // Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
@@ -217,11 +217,15 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
         }
         let d = arith::abs(m.stride)?;
         if d % n != 0 && n % d != 0 {
-            return Err(Error::Divisibility {
-                op: "upcast",
-                condition: "d % N == 0 or N % d == 0",
-                detail: format!("stride d = {} and N = {n}", m.stride),
-            });
+            return Err(Error::failed(
+                Error::Divisibility,
+                "upcast",
+                Obligation::DividesEither {
+                    what: "d ∣ N ∨ N ∣ d",
+                    a: d,
+                    b: n,
+                },
+            ));
         }
         let shape = arith::ceil_div(m.shape, arith::ceil_div(n, d));
         Ok(Mode::new(shape, m.stride.signum() * arith::ceil_div(d, n)))

@@ -5,7 +5,7 @@ use super::complement::complement;
 use super::composition::composition;
 use super::{by_mode, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::layout::{IntTuple, Layout, Mode};
-use crate::obligation::{arith, Error, Result};
+use crate::obligation::{arith, Error, Obligation, Result};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;
@@ -242,11 +242,15 @@ pub fn tile_to_shape(block: &Layout, shape: &IntTuple, order: Option<&IntTuple>)
             .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
         let ts = crate::layout::product(tm)?;
         if ts % bs != 0 {
-            return Err(Error::Divisibility {
-                op: "tile_to_shape",
-                condition: "size(block mode) | size(target mode)",
-                detail: format!("block mode of size {bs} and target mode of size {ts}"),
-            });
+            return Err(Error::failed(
+                Error::Divisibility,
+                "tile_to_shape",
+                Obligation::Divides {
+                    what: "size(block mode) ∣ size(target mode)",
+                    factors: vec![bs],
+                    b: ts,
+                },
+            ));
         }
         product_shape.push(ts / bs);
     }

@@ -135,7 +135,8 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
-            call(name, &vals, *col)
+            // The failure remembers the outermost call, from which suggestions are derived.
+            call(name, &vals, *col).map_err(|e| e.in_call(name, vals))
         }
     }
 }
@@ -206,6 +207,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     (
         "complement1",
         "complement1(N, d, M): seed III's rank-1 complement",
+    ),
+    (
+        "divides",
+        "divides(a, b): b / a, checking the obligation a ∣ b",
     ),
     ("right_inverse", "right_inverse(L)"),
     ("left_inverse", "left_inverse(L)"),
@@ -308,6 +313,11 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "complement1" => {
             arity(name, n, &[3], "3")?;
             lay(algebra::complement1(a.int(0)?, a.int(1)?, a.int(2)?))
+        }
+        "divides" => {
+            arity(name, n, &[2], "2")?;
+            crate::obligation::Divides::check(a.int(0)?, a.int(1)?)
+                .map(|h| Value::Int(h.quotient()))
         }
         "right_inverse" | "left_inverse" | "nullspace" => {
             arity(name, n, &[1], "1")?;

@@ -3,6 +3,20 @@
 //! Every precondition of every operation is an obligation. When one cannot be discharged, the
 //! operation returns an [`Error`] whose variant names the obligation, with the concrete values.
 //! [`Error::code`] is a stable snake_case identifier (used by `tessera batch`).
+//!
+//! - [`vocab`]: the [`Obligation`] vocabulary (math notation), [`Failure`], [`Call`], and the
+//!   [`Divides`] proof value.
+//! - [`suggest`]: checked suggestions ([`Error::suggestions`]).
+//! - [`static_check`]: const-generic layouts whose obligations are checked at compile time.
+//! - [`catalogue`]: every error code with an explanation and a minimal triggering input.
+
+pub mod catalogue;
+pub mod static_check;
+pub mod suggest;
+pub mod vocab;
+
+pub use suggest::Suggestion;
+pub use vocab::{Call, Divides, Failure, Obligation};
 
 /// A failed obligation (or a malformed input).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,46 +71,21 @@ pub enum Error {
         /// Rank of the layout.
         layout: usize,
     },
-    /// A divisibility obligation failed.
-    #[error("{op}: divisibility: {condition} is false for {detail}")]
-    Divisibility {
-        /// The operation.
-        op: &'static str,
-        /// The obligation in math notation, e.g. `d % N == 0 or N % d == 0`.
-        condition: &'static str,
-        /// The concrete values.
-        detail: String,
-    },
+    /// A divisibility obligation failed (e.g. `N·d ∣ M` for `complement1`).
+    #[error("{0}")]
+    Divisibility(Box<Failure>),
     /// Composition `A ∘ B` has no layout result compatible with `B`.
-    #[error("composition {a} o {b} is not admissible: {reason}")]
-    Inadmissible {
-        /// The left layout.
-        a: String,
-        /// The right layout (tiler).
-        b: String,
-        /// The failing point or condition.
-        reason: String,
-    },
+    #[error("{0}")]
+    Inadmissible(Box<Failure>),
     /// The operation needs an injective layout.
-    #[error("{op}: {layout} is not injective: {witness}")]
-    NonInjective {
-        /// The operation.
-        op: &'static str,
-        /// The layout.
-        layout: String,
-        /// Two coordinates with the same image.
-        witness: String,
-    },
+    #[error("{0}")]
+    NonInjective(Box<Failure>),
     /// The operation needs a tractable layout (sorted by stride, `s_i * d_i` divides `d_{i+1}`).
-    #[error("{op}: {layout} has no complement: sorted by stride, {detail}")]
-    NotComplementable {
-        /// The operation.
-        op: &'static str,
-        /// The layout.
-        layout: String,
-        /// The failing pair of modes.
-        detail: String,
-    },
+    #[error("{0}")]
+    NotComplementable(Box<Failure>),
+    /// A proof value (e.g. [`Divides`]) certifies a different obligation than the one needed.
+    #[error("{0}")]
+    ProofMismatch(Box<Failure>),
     /// An index or coordinate lies outside the domain.
     #[error("{op}: {detail}")]
     OutOfDomain {
@@ -175,12 +164,198 @@ impl Error {
             Error::UnknownFunction { .. } => "unknown_function",
             Error::TooLarge { .. } => "too_large",
             Error::NoUnitStride { .. } => "no_unit_stride",
+            Error::ProofMismatch { .. } => "proof_mismatch",
         }
     }
 
-    /// Checked suggestions that would discharge the obligation (none yet for most codes).
+    /// Checked suggestions that would discharge the obligation, nearest first, as expressions of
+    /// the expression language (e.g. `complement1(128,16,2048)`).
+    ///
+    /// Pre: none. Post: every expression returned evaluates without error
+    /// ([`crate::notation::eval`] was run on it before it was returned); computed on demand (never
+    /// on the path that returns the error); at most [`suggest::MAX_SUGGESTIONS`].
+    ///
+    /// ```
+    /// let e = tessera::algebra::complement1(128, 16, 2040).unwrap_err();
+    /// assert_eq!(e.suggestions()[0], "complement1(128,16,2048)");
+    /// ```
     pub fn suggestions(&self) -> Vec<String> {
-        Vec::new()
+        self.checked_suggestions()
+            .into_iter()
+            .map(|s| s.expr)
+            .collect()
+    }
+
+    /// Like [`Error::suggestions`], with a label for each (what changed, e.g. `M = 2048`) and the
+    /// value the suggested expression evaluates to.
+    ///
+    /// Pre: none. Post: for each `s`, `eval(&s.expr)` succeeds with the value `s.value`.
+    ///
+    /// ```
+    /// let e = tessera::notation::eval("complement1(128,16,2040)").unwrap_err();
+    /// let s = &e.checked_suggestions()[1];
+    /// assert_eq!((s.label.as_str(), s.expr.as_str()), ("M = 2032 with N = 127", "complement1(127,16,2032)"));
+    /// ```
+    pub fn checked_suggestions(&self) -> Vec<Suggestion> {
+        match self.failure() {
+            Some(f) => suggest::suggest(f),
+            None => Vec::new(),
+        }
+    }
+
+    /// The failure record of the errors that carry one (divisibility, admissibility,
+    /// injectivity, tractability, proof mismatch).
+    ///
+    /// Pre: none. Post: `Some` exactly for those five codes; its `call` is set when the error
+    /// came through the expression language or from `complement1`/`composition`.
+    ///
+    /// ```
+    /// let e = tessera::notation::eval("complement((2,2):(1,1))").unwrap_err();
+    /// assert_eq!(e.failure().unwrap().op, "complement");
+    /// ```
+    pub fn failure(&self) -> Option<&Failure> {
+        match self {
+            Error::Divisibility(f)
+            | Error::Inadmissible(f)
+            | Error::NonInjective(f)
+            | Error::NotComplementable(f)
+            | Error::ProofMismatch(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The obligation that failed, with its values.
+    ///
+    /// ```
+    /// let e = tessera::algebra::complement1(128, 16, 2040).unwrap_err();
+    /// assert_eq!(e.obligation().to_string(), "128·16 ∣ 2040");
+    /// ```
+    pub fn obligation(&self) -> Obligation {
+        match self {
+            Error::Divisibility(f)
+            | Error::Inadmissible(f)
+            | Error::NonInjective(f)
+            | Error::NotComplementable(f)
+            | Error::ProofMismatch(f) => f.obligation.clone(),
+            Error::Overflow { what } => Obligation::Fits64 { what: what.clone() },
+            Error::Parse { column, message } => Obligation::WellFormed {
+                column: *column,
+                message: message.clone(),
+            },
+            Error::NonPositiveShape { value, context } => Obligation::Positive {
+                what: context.clone(),
+                value: *value,
+            },
+            Error::NotCongruent { what, left, right } => Obligation::Congruent {
+                what: what.clone(),
+                left: left.clone(),
+                right: right.clone(),
+            },
+            Error::RankMismatch { detail, .. } => Obligation::RankMatches {
+                detail: detail.clone(),
+            },
+            Error::TooManyModes { tiler, layout, .. } => Obligation::RankAtMost {
+                what: "tiler".into(),
+                rank: *tiler,
+                bound: *layout,
+            },
+            Error::OutOfDomain { detail, .. } => Obligation::InBounds {
+                detail: detail.clone(),
+            },
+            Error::Type {
+                position, expected, ..
+            } => Obligation::WellTyped {
+                position: *position,
+                expected,
+            },
+            Error::Arity {
+                expected, found, ..
+            } => Obligation::ArityMatches {
+                expected,
+                found: *found,
+            },
+            Error::UnknownFunction { name, .. } => Obligation::KnownFunction { name: name.clone() },
+            Error::TooLarge {
+                what, size, bound, ..
+            } => Obligation::Enumerable {
+                what: what.clone(),
+                size: *size,
+                bound: *bound,
+            },
+            Error::NoUnitStride { layout } => Obligation::HasUnitStride {
+                layout: layout.clone(),
+            },
+        }
+    }
+
+    /// Notes that explain the failure: the failing arithmetic (and, for composition, how A's
+    /// modes constrain B).
+    ///
+    /// Pre: none. Post: plain text lines, no trailing newline.
+    ///
+    /// ```
+    /// let e = tessera::algebra::complement1(4, 2, 20).unwrap_err();
+    /// assert_eq!(e.notes()[0], "4·2 = 8, and 8 ∣ 20 is false (20 mod 8 = 4, so 8 ∤ 20)");
+    /// ```
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let ob = self.obligation();
+        if let Some(a) = ob.arithmetic() {
+            out.push(a);
+        }
+        if let Obligation::Admissible { a, .. } = &ob {
+            if let Ok(l) = a.parse::<crate::Layout>() {
+                if let Ok(c) = crate::algebra::coalesce(&l) {
+                    let mut place = 1i64;
+                    let mut places = Vec::new();
+                    for m in c.leaves() {
+                        places.push(place.to_string());
+                        place = place.saturating_mul(m.shape);
+                    }
+                    out.push(format!(
+                        "each leaf s:d of B must make t ↦ A(t·d) a layout function on [0, s); \
+                         A coalesces to {c}, whose modes start at indices {} (a stride should \
+                         step within one of them without carrying, or be a multiple of the next)",
+                        places.join(", ")
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Records the call the error was produced for (the outermost call wins: call this as the
+    /// error leaves each operation). Only errors that carry a [`Failure`] keep it.
+    ///
+    /// ```
+    /// use tessera::notation::Value;
+    /// let e = tessera::algebra::complement1(4, 2, 20).unwrap_err()
+    ///     .in_call("complement1", vec![Value::Int(4), Value::Int(2), Value::Int(20)]);
+    /// assert_eq!(e.failure().unwrap().call.as_ref().unwrap().to_string(), "complement1(4,2,20)");
+    /// ```
+    pub fn in_call(mut self, op: &str, args: Vec<crate::notation::Value>) -> Self {
+        match &mut self {
+            Error::Divisibility(f)
+            | Error::Inadmissible(f)
+            | Error::NonInjective(f)
+            | Error::NotComplementable(f)
+            | Error::ProofMismatch(f) => {
+                f.call = Some(Call {
+                    op: op.to_string(),
+                    args,
+                });
+            }
+            _ => {}
+        }
+        self
+    }
+
+    pub(crate) fn failed(
+        code: fn(Box<Failure>) -> Error,
+        op: &'static str,
+        obligation: Obligation,
+    ) -> Self {
+        code(Failure::boxed(op, obligation))
     }
 
     pub(crate) fn overflow(what: impl Into<String>) -> Self {
