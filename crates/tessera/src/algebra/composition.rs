@@ -74,6 +74,36 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     }
 }
 
+/// Admissibility of `composition(A, B)`, decided as [`composition`] decides it, without building
+/// the error message; see [`super::decide::is_admissible`].
+pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decision> {
+    use super::decide::Decision;
+    let ax = coalesce_x_modes(a.tree())?;
+    let leaves: Modes = b.leaves().collect();
+    let mut pieces = Pieces::new();
+    let mut builder = Builder::new();
+    build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
+    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
+    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    for p in &pieces {
+        betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
+        prod[p.leaf] = arith::mul(prod[p.leaf], p.r)?;
+    }
+    let compatible = leaves.iter().zip(&prod).all(|(l, &p)| l.shape == p);
+    if compatible && certificate(&ax, &pieces, &betas)? {
+        return Ok(Decision {
+            holds: true,
+            by_enumeration: false,
+        });
+    }
+    let holds = (compatible && enumerate(&ax, &leaves, &pieces, &betas)?.is_none())
+        || synthesize(&ax, b, &leaves)?.is_some();
+    Ok(Decision {
+        holds,
+        by_enumeration: true,
+    })
+}
+
 /// `composition(A, tiler)` for every kind of tiler: a layout, an integer `n` (= `n:1`), `_`
 /// (A itself), or a tuple applied mode by mode (modes of A past the tiler are dropped, as in
 /// CuTe C++).

@@ -7,6 +7,7 @@
 pub mod coalesce;
 pub mod complement;
 pub mod composition;
+pub mod decide;
 pub mod divide;
 pub mod inverse;
 pub mod product;
