@@ -60,16 +60,18 @@ fn abs_sorted(l: &Layout) -> Result<Option<Modes>> {
 /// * If `R_i < |d_{i+1}|` for every `i` (super-increasing), L is injective: two coordinates that
 ///   differ have a largest differing index `k`, and the lower modes change the value by at most
 ///   `R_{k−1} < |d_k|`, so the values differ.
-/// * If moreover `|d_1| | |d_2| | … | |d_n|` (a divisibility chain, true of every MMA, copy, smem
-///   and TMA layout in the benchmark corpus), the condition is also necessary: take the first `i`
-///   with `R_i ≥ |d_{i+1}|` and write `|d_{i+1}| = q·|d_i|`. If `q ≥ s_i` then
-///   `R_i = (s_i−1)|d_i| + R_{i−1} < s_i·|d_i| ≤ |d_{i+1}|`, a contradiction; so `q ≤ s_i − 1` and
-///   the coordinate `x_i = q` hits the same index as `x_{i+1} = 1`.
+/// * Otherwise let `i` be the first index with `R_i ≥ |d_{i+1}|`. The first `i` modes are
+///   super-increasing, so their values `V_i` are distinct and membership in `V_i` is decided
+///   greedily from the top digit (`x_j = ⌊r/|d_j|⌋`, which must be `< s_j`, because the lower modes
+///   reach less than `|d_j|`). If `|d_{i+1}| ∈ V_i`, the coordinate found and `x_{i+1} = 1` hit the
+///   same index: L is not injective. This always happens when `|d_i|` divides `|d_{i+1}|` (so for
+///   every divisibility chain, true of every MMA, copy, smem and TMA layout in the benchmark
+///   corpus): with `q = |d_{i+1}|/|d_i|`, `q ≥ s_i` would give
+///   `R_i = (s_i−1)|d_i| + R_{i−1} < s_i·|d_i| ≤ |d_{i+1}|`, so `x_i = q`, rest 0.
 ///
-/// Otherwise (no chain, not super-increasing, e.g. `(3,3):(2,3)`, which is injective) the question
-/// contains subset-sum (is there a non-zero `x` with `|x_i| < s_i` and `Σ x_i d_i = 0`?), which is
-/// NP-hard in general, so the domain is enumerated up to [`ENUM_LIMIT`]; beyond it the answer is
-/// [`Error::TooLarge`].
+/// Otherwise (e.g. `(3,3):(2,3)`, which is injective) the question contains subset-sum (is there
+/// a non-zero `x` with `|x_i| < s_i` and `Σ x_i d_i = 0`?), NP-hard in general, so the domain is
+/// enumerated up to [`ENUM_LIMIT`]; beyond it the answer is [`Error::TooLarge`].
 ///
 /// ```
 /// use tessera::{Layout, algebra::decide::is_injective};
@@ -83,24 +85,26 @@ pub fn is_injective(l: &Layout) -> Result<Decision> {
         return Ok(Decision::closed(false));
     };
     let mut reach = 0i64;
-    let mut chain = true;
-    let mut superinc = true;
     for (i, x) in m.iter().enumerate() {
-        if i > 0 {
-            if x.stride % m[i - 1].stride != 0 {
-                chain = false;
+        if i > 0 && reach >= x.stride {
+            // First failure of super-increase: does |d_i| lie in the image of modes 0..i?
+            let mut r = x.stride;
+            for y in m[..i].iter().rev() {
+                let q = (r / y.stride).min(y.shape - 1);
+                r -= q * y.stride;
             }
-            if reach >= x.stride {
-                superinc = false;
+            if r == 0 {
+                return Ok(Decision::closed(false));
             }
+            break;
         }
         reach = arith::add(reach, arith::mul(x.shape - 1, x.stride)?)?;
+        if i + 1 == m.len() {
+            return Ok(Decision::closed(true));
+        }
     }
-    if superinc {
+    if m.is_empty() {
         return Ok(Decision::closed(true));
-    }
-    if chain {
-        return Ok(Decision::closed(false));
     }
     Ok(Decision {
         holds: injective_by_enumeration(l)?,
