@@ -130,12 +130,13 @@ pub fn composition_tiler(a: &Layout, tiler: &Tiler) -> Result<Layout> {
                     layout: a.rank(),
                 });
             }
-            let parts = a
-                .modes()
-                .zip(ts)
-                .map(|(m, t)| composition_tiler(&m, t))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Layout::concat(parts.iter()))
+            let mut out = Builder::new();
+            out.open();
+            for (m, t) in a.modes().zip(ts) {
+                out.push(composition_tiler(&m, t)?.tree());
+            }
+            out.close();
+            Ok(Layout::from_tree(out.finish()))
         }
     }
 }
