@@ -96,12 +96,23 @@ fn main() {
         .unwrap_or("benches/corpus/cases.txt");
     let target_ms: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let text = std::fs::read_to_string(path).expect("read corpus");
+    // `BENCH_FIXED_ITERS=n`: run every case n times, untimed (for instruction counts under
+    // `valgrind --tool=callgrind`, which a shared machine does not disturb).
+    let fixed: Option<u64> = std::env::var("BENCH_FIXED_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok());
     let mut index = 0usize;
     for line in text.lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
         let case = parse(line);
+        if let Some(n) = fixed {
+            for _ in 0..n {
+                black_box(case.run().ok());
+            }
+            continue;
+        }
         match case.run() {
             Ok(r) => println!(
                 "{index}\t{:.2}\t{r}",

@@ -56,19 +56,19 @@ type Pieces = SmallVec<[Piece; 16]>;
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     let ax = coalesce_x_modes(a.tree())?;
-    let leaves: Modes = b.leaves().collect();
+    let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
     let mut builder = Builder::new();
     build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
     let candidate = Layout::from_tree(builder.finish());
-    match check(&ax, &leaves, &pieces)? {
+    match check(&ax, leaves, &pieces)? {
         None => Ok(candidate),
-        Some(witness) => match synthesize(&ax, b, &leaves)? {
+        Some(witness) => match synthesize(&ax, b, leaves)? {
             Some(r) => Ok(r),
             None => Err(Error::Inadmissible {
                 a: a.to_string(),
                 b: b.to_string(),
-                reason: describe(&witness, &candidate, &leaves),
+                reason: describe(&witness, &candidate, leaves),
             }),
         },
     }
@@ -79,7 +79,7 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decision> {
     use super::decide::Decision;
     let ax = coalesce_x_modes(a.tree())?;
-    let leaves: Modes = b.leaves().collect();
+    let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
     let mut builder = Builder::new();
     build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
@@ -96,8 +96,8 @@ pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decisi
             by_enumeration: false,
         });
     }
-    let holds = (compatible && enumerate(&ax, &leaves, &pieces, &betas)?.is_none())
-        || synthesize(&ax, b, &leaves)?.is_some();
+    let holds = (compatible && enumerate(&ax, leaves, &pieces, &betas)?.is_none())
+        || synthesize(&ax, b, leaves)?.is_some();
     Ok(Decision {
         holds,
         by_enumeration: true,

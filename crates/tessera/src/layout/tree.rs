@@ -103,6 +103,20 @@ impl<T: Copy> Tree<T> {
         Tree { toks, vals }
     }
 
+    /// A flat tuple of the given leaves; with `unwrap`, a single leaf is the leaf itself.
+    #[inline]
+    pub fn from_flat_slice(vals: &[T], unwrap: bool) -> Self {
+        let mut toks = SmallVec::new();
+        if !(unwrap && vals.len() == 1) {
+            toks.push(1 + vals.len() as Tok);
+        }
+        toks.extend(std::iter::repeat(LEAF).take(vals.len()));
+        Tree {
+            toks,
+            vals: SmallVec::from_slice(vals),
+        }
+    }
+
     /// The borrowed view of the whole tree.
     #[inline]
     pub fn as_ref(&self) -> TreeRef<'_, T> {
