@@ -304,6 +304,29 @@ def time_cpp(cases, target_ms, jobs):
     return out
 
 
+def batch_throughput(cases, lines=50_000):
+    """`tessera batch` expressions per second: the corpus as JSON lines, repeated to `lines`."""
+    import json
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "tessera-cli"], cwd=ROOT, check=True)
+    exe = os.path.join(ROOT, "target", "release", "tessera")
+    reqs = [json.dumps({"id": i, "expr": f"{c['op']}({','.join(c['args'])})"}) for i, c in enumerate(cases)]
+    path = os.path.join(ROOT, "tools", ".cache", "bench", "batch.jsonl")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        for k in range(lines):
+            f.write(reqs[k % len(reqs)] + "\n")
+    best = None
+    for _ in range(3):
+        t = time.perf_counter()
+        with open(path) as fin:
+            out = subprocess.run([exe, "batch"], stdin=fin, capture_output=True, text=True)
+        dt = time.perf_counter() - t
+        best = dt if best is None else min(best, dt)
+    answered = out.stdout.count("\n")
+    errors = out.stdout.count('"error"')
+    return lines / best, answered, errors
+
+
 # --------------------------------------------------------------------------- report
 
 def machine():
@@ -389,6 +412,9 @@ def main():
     pyc = time_pycute(cases, a.py_target_ms / 1000)
     print("pycute done", flush=True)
 
+    eps, answered, errors = batch_throughput(cases)
+    print("batch done", flush=True)
+
     agree = sum(1 for i in range(len(cases)) if tess[i][0] and pyc[i][0] and tess[i][1] == pyc[i][1])
     both = sum(1 for i in range(len(cases)) if tess[i][0] and pyc[i][0])
     cagree = sum(1 for i in cpp if tess[i][0] and tess[i][1] == cpp[i][1].replace("_", ""))
@@ -397,7 +423,9 @@ def main():
     notes = (f"\nRun {started} on {machine()}; Python {platform.python_version()}; "
              f"{generate.gxx_version()} -O2.\n"
              f"Same result text: Tessera = pycute on {agree}/{both} cases both accept; "
-             f"Tessera = CuTe C++ (dynamic) on {cagree}/{len(cpp)} C++ cases.\n")
+             f"Tessera = CuTe C++ (dynamic) on {cagree}/{len(cpp)} C++ cases.\n"
+             f"`tessera batch`: {eps:,.0f} expressions/s ({answered} JSON lines answered, {errors} errors; "
+             f"the corpus repeated, parse + evaluate + print, best of 3, one process).\n")
     print(out + notes)
     if a.markdown:
         open(a.markdown, "w").write(out + notes)

@@ -49,10 +49,16 @@ fn tiler(text: &str) -> Tiler {
 
 /// The corpus grouped by (operation, family); cases that Tessera rejects are left out.
 fn corpus() -> BTreeMap<(String, String), Vec<Case>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/corpus/cases.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../benches/corpus/cases.txt"
+    );
     let text = std::fs::read_to_string(path).expect("read benches/corpus/cases.txt");
     let mut groups: BTreeMap<(String, String), Vec<Case>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let case = match f[0] {
             "coalesce" => Case::Unary(algebra::coalesce, layout(f[2])),
@@ -95,7 +101,12 @@ fn algebra_corpus(c: &mut Criterion) {
 /// A compact layout of size 2^bits with its modes permuted (injective, a bijection onto
 /// [0, 2^bits)), and the same with one stride off by one (still injective for bits ≥ 4, no chain).
 fn decision_layouts(bits: u32) -> (Layout, Layout) {
-    let shapes = [1i64 << (bits / 4), 1 << (bits / 4), 1 << (bits / 4), 1 << (bits - 3 * (bits / 4))];
+    let shapes = [
+        1i64 << (bits / 4),
+        1 << (bits / 4),
+        1 << (bits / 4),
+        1 << (bits - 3 * (bits / 4)),
+    ];
     let order = [2usize, 0, 3, 1];
     let mut strides = [0i64; 4];
     let mut cur = 1i64;
@@ -122,23 +133,29 @@ fn decide_vs_enumeration(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("is_injective/closed", bits), &l, |b, l| {
             b.iter(|| decide::is_injective(black_box(l)).unwrap())
         });
-        g.bench_with_input(BenchmarkId::new("is_injective/enumerate", bits), &l, |b, l| {
-            b.iter(|| decide::injective_by_enumeration(black_box(l)).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("is_injective/enumerate", bits),
+            &l,
+            |b, l| b.iter(|| decide::injective_by_enumeration(black_box(l)).unwrap()),
+        );
         g.bench_with_input(BenchmarkId::new("is_bijection/closed", bits), &l, |b, l| {
             b.iter(|| decide::is_bijection_onto(black_box(l), m).unwrap())
         });
-        g.bench_with_input(BenchmarkId::new("is_bijection/enumerate", bits), &l, |b, l| {
-            b.iter(|| decide::bijection_by_enumeration(black_box(l), m).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("is_bijection/enumerate", bits),
+            &l,
+            |b, l| b.iter(|| decide::bijection_by_enumeration(black_box(l), m).unwrap()),
+        );
     }
     let (l, skew) = decision_layouts(40);
     g.bench_with_input(BenchmarkId::new("is_injective/closed", 40), &l, |b, l| {
         b.iter(|| decide::is_injective(black_box(l)).unwrap())
     });
-    g.bench_with_input(BenchmarkId::new("is_injective/closed-skewed", 40), &skew, |b, l| {
-        b.iter(|| decide::is_injective(black_box(l)))
-    });
+    g.bench_with_input(
+        BenchmarkId::new("is_injective/closed-skewed", 40),
+        &skew,
+        |b, l| b.iter(|| decide::is_injective(black_box(l))),
+    );
     g.bench_with_input(BenchmarkId::new("is_bijection/closed", 40), &l, |b, l| {
         b.iter(|| decide::is_bijection_onto(black_box(l), 1 << 40).unwrap())
     });
@@ -154,14 +171,22 @@ fn decide_vs_enumeration(c: &mut Criterion) {
         let a = layout(&format!("({n},{n}):({n},1)"));
         let h = 1i64 << (bits / 2);
         let b = layout(&format!("({h},{}):({n},1)", n / h));
-        g.bench_with_input(BenchmarkId::new("is_admissible/closed", bits), &(&a, &b), |bch, (a, b)| {
-            bch.iter(|| decide::is_admissible(black_box(a), black_box(b)).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("is_admissible/closed", bits),
+            &(&a, &b),
+            |bch, (a, b)| bch.iter(|| decide::is_admissible(black_box(a), black_box(b)).unwrap()),
+        );
         let r = algebra::composition(&a, &b).unwrap();
         let size = b.size().unwrap();
-        g.bench_with_input(BenchmarkId::new("is_admissible/enumerate", bits), &(&a, &b), |bch, (a, b)| {
-            bch.iter(|| (0..size).all(|i| a.eval(b.eval(i).unwrap()).unwrap() == r.eval(i).unwrap()))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("is_admissible/enumerate", bits),
+            &(&a, &b),
+            |bch, (a, b)| {
+                bch.iter(|| {
+                    (0..size).all(|i| a.eval(b.eval(i).unwrap()).unwrap() == r.eval(i).unwrap())
+                })
+            },
+        );
     }
     g.finish();
 }

@@ -63,18 +63,50 @@ fn unary_operations_do_not_allocate() {
         let a = l(text);
         let size = a.size().unwrap();
         let m = IntTuple::leaf(4 * a.cosize().unwrap());
-        assert_eq!(allocations(|| algebra::coalesce(&a).unwrap()), 0, "coalesce {text}");
-        assert_eq!(allocations(|| algebra::filter(&a).unwrap()), 0, "filter {text}");
-        assert_eq!(allocations(|| algebra::right_inverse(&a).unwrap()), 0, "right_inverse {text}");
+        assert_eq!(
+            allocations(|| algebra::coalesce(&a).unwrap()),
+            0,
+            "coalesce {text}"
+        );
+        assert_eq!(
+            allocations(|| algebra::filter(&a).unwrap()),
+            0,
+            "filter {text}"
+        );
+        assert_eq!(
+            allocations(|| algebra::right_inverse(&a).unwrap()),
+            0,
+            "right_inverse {text}"
+        );
         if algebra::left_inverse(&a).is_ok() {
-            assert_eq!(allocations(|| algebra::left_inverse(&a).unwrap()), 0, "left_inverse {text}");
+            assert_eq!(
+                allocations(|| algebra::left_inverse(&a).unwrap()),
+                0,
+                "left_inverse {text}"
+            );
         }
         if algebra::complement(&a, &m).is_ok() {
-            assert_eq!(allocations(|| algebra::complement(&a, &m).unwrap()), 0, "complement {text}");
+            assert_eq!(
+                allocations(|| algebra::complement(&a, &m).unwrap()),
+                0,
+                "complement {text}"
+            );
         }
-        assert_eq!(allocations(|| a.size().unwrap() + a.cosize().unwrap()), 0, "size {text}");
-        assert_eq!(allocations(|| decide::is_injective(&a).unwrap()), 0, "is_injective {text}");
-        assert_eq!(allocations(|| decide::is_bijection_onto(&a, size).unwrap()), 0, "is_bijection_onto {text}");
+        assert_eq!(
+            allocations(|| a.size().unwrap() + a.cosize().unwrap()),
+            0,
+            "size {text}"
+        );
+        assert_eq!(
+            allocations(|| decide::is_injective(&a).unwrap()),
+            0,
+            "is_injective {text}"
+        );
+        assert_eq!(
+            allocations(|| decide::is_bijection_onto(&a, size).unwrap()),
+            0,
+            "is_bijection_onto {text}"
+        );
     }
 }
 
@@ -83,7 +115,10 @@ fn composition_divide_product_do_not_allocate() {
     let pairs = [
         ("(16,8):(1,16)", "((4,8),(2,2)):((32,1),(16,8))"),
         ("(16,16):(16,1)", "((4,8),(2,2,2)):((32,1),(16,8,128))"),
-        ("(64,64):(64,1)", "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"),
+        (
+            "(64,64):(64,1)",
+            "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))",
+        ),
         ("(4096,4096):(1,4096)", "(128,64):(1,4096)"),
         (LAYOUTS[2], "(16,16):(16,1)"),
         (LAYOUTS[3], "((4,4),(4,4)):((1,64),(4,16))"),
@@ -91,8 +126,16 @@ fn composition_divide_product_do_not_allocate() {
     ];
     for (a, b) in pairs {
         let (a, b) = (l(a), l(b));
-        assert_eq!(allocations(|| algebra::composition(&a, &b).unwrap()), 0, "composition {a} o {b}");
-        assert_eq!(allocations(|| decide::is_admissible(&a, &b).unwrap()), 0, "is_admissible {a} o {b}");
+        assert_eq!(
+            allocations(|| algebra::composition(&a, &b).unwrap()),
+            0,
+            "composition {a} o {b}"
+        );
+        assert_eq!(
+            allocations(|| decide::is_admissible(&a, &b).unwrap()),
+            0,
+            "is_admissible {a} o {b}"
+        );
     }
     let divides = [
         ("(4096,4096):(1,4096)", "128:1"),
@@ -102,17 +145,28 @@ fn composition_divide_product_do_not_allocate() {
     ];
     for (a, t) in divides {
         let (a, t) = (l(a), Tiler::Layout(l(t)));
-        assert_eq!(allocations(|| algebra::logical_divide(&a, &t).unwrap()), 0, "logical_divide {a} / {t:?}");
+        assert_eq!(
+            allocations(|| algebra::logical_divide(&a, &t).unwrap()),
+            0,
+            "logical_divide {a} / {t:?}"
+        );
     }
     let products = [
         ("(8,64):(64,1)", "(16,1):(1,16)"),
         ("((4,8),(2,2)):((32,1),(16,8))", "4:1"),
-        ("((2,2),(2,2),(2,2),(2,2)):((1,2),(4,8),(16,32),(64,128))", "(2,4):(1,2)"),
+        (
+            "((2,2),(2,2),(2,2),(2,2)):((1,2),(4,8),(16,32),(64,128))",
+            "(2,4):(1,2)",
+        ),
         ("32:1", "8:1"),
     ];
     for (a, t) in products {
         let (a, t) = (l(a), Tiler::Layout(l(t)));
-        assert_eq!(allocations(|| algebra::logical_product(&a, &t).unwrap()), 0, "logical_product {a} x {t:?}");
+        assert_eq!(
+            allocations(|| algebra::logical_product(&a, &t).unwrap()),
+            0,
+            "logical_product {a} x {t:?}"
+        );
     }
 }
 
@@ -120,7 +174,19 @@ fn composition_divide_product_do_not_allocate() {
 fn by_mode_tilers_do_not_allocate() {
     let a = l("(4096,4096):(1,4096)");
     let t = Tiler::Tuple(vec![Tiler::Layout(l("128:1")), Tiler::Layout(l("64:1"))]);
-    assert_eq!(allocations(|| algebra::logical_divide(&a, &t).unwrap()), 0, "logical_divide by mode");
-    assert_eq!(allocations(|| algebra::logical_product(&a, &t).unwrap()), 0, "logical_product by mode");
-    assert_eq!(allocations(|| algebra::composition_tiler(&a, &t).unwrap()), 0, "composition by mode");
+    assert_eq!(
+        allocations(|| algebra::logical_divide(&a, &t).unwrap()),
+        0,
+        "logical_divide by mode"
+    );
+    assert_eq!(
+        allocations(|| algebra::logical_product(&a, &t).unwrap()),
+        0,
+        "logical_product by mode"
+    );
+    assert_eq!(
+        allocations(|| algebra::composition_tiler(&a, &t).unwrap()),
+        0,
+        "composition by mode"
+    );
 }

@@ -86,7 +86,7 @@ impl<T: Copy> Tree<T> {
         let vals: SmallVec<[T; INLINE]> = leaves.into_iter().collect();
         let mut toks = SmallVec::new();
         toks.push(1 + vals.len() as Tok);
-        toks.extend(std::iter::repeat(LEAF).take(vals.len()));
+        toks.resize(toks.len() + vals.len(), LEAF);
         Tree { toks, vals }
     }
 
@@ -99,7 +99,7 @@ impl<T: Copy> Tree<T> {
         if vals.len() != 1 {
             toks.push(1 + vals.len() as Tok);
         }
-        toks.extend(std::iter::repeat(LEAF).take(vals.len()));
+        toks.resize(toks.len() + vals.len(), LEAF);
         Tree { toks, vals }
     }
 
@@ -110,7 +110,7 @@ impl<T: Copy> Tree<T> {
         if !(unwrap && vals.len() == 1) {
             toks.push(1 + vals.len() as Tok);
         }
-        toks.extend(std::iter::repeat(LEAF).take(vals.len()));
+        toks.resize(toks.len() + vals.len(), LEAF);
         Tree {
             toks,
             vals: SmallVec::from_slice(vals),
