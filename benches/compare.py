@@ -387,6 +387,30 @@ def table(rows):
     return head + body
 
 
+def merge(paths, markdown):
+    """Table from several runs' --raw files: each case's ns/op is its median over the runs."""
+    runs = []
+    for p in paths:
+        with open(p) as f:
+            rows = [line.rstrip("\n").split("\t") for line in f][1:]
+        runs.append(rows)
+    num = lambda x: None if x in ("None", "") else float(x)  # noqa: E731
+    cases, tess, pyc, cpp = [], [], [], {}
+    for i, row in enumerate(runs[0]):
+        cases.append({"op": row[1], "family": row[2]})
+        med = lambda col: (statistics.median(v) if (v := [num(r[i][col]) for r in runs if num(r[i][col]) is not None])  # noqa: E731
+                           else None)
+        tess.append((med(4), row[7]))
+        pyc.append((med(5), row[8]))
+        if num(row[6]) is not None:
+            cpp[i] = (med(6), row[9])
+    out = table(summarize(cases, tess, pyc, cpp))
+    out += f"\nPer-case median over {len(paths)} runs.\n"
+    print(out)
+    if markdown:
+        open(markdown, "w").write(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default=CORPUS)
@@ -396,7 +420,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="parallel g++ processes")
     ap.add_argument("--markdown", help="write the table (Markdown) to this file")
     ap.add_argument("--raw", help="write per-case results (TSV) to this file")
+    ap.add_argument("--merge", nargs="+", metavar="RAW",
+                    help="no timing: summarize several --raw files (per-case median over the runs)")
     a = ap.parse_args()
+    if a.merge:
+        merge(a.merge, a.markdown)
+        return
 
     import generate
     sys.path.insert(0, generate.fetch_wheels())
