@@ -60,15 +60,14 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     let mut pieces = Pieces::new();
     let mut builder = Builder::new();
     build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
-    let candidate = Layout::from_tree(builder.finish());
     match check(&ax, leaves, &pieces)? {
-        None => Ok(candidate),
+        None => Ok(Layout::from_tree(builder.finish())),
         Some(witness) => match synthesize(&ax, b, leaves)? {
             Some(r) => Ok(r),
             None => Err(Error::Inadmissible {
                 a: a.to_string(),
                 b: b.to_string(),
-                reason: describe(&witness, &candidate, leaves),
+                reason: describe(&witness, &Layout::from_tree(builder.finish()), leaves),
             }),
         },
     }

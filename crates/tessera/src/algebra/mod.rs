@@ -84,6 +84,8 @@ pub(crate) fn by_mode(
             out.close();
             Ok(Layout::from_tree(out.finish()))
         }
+        // A layout tiler is used as it is (no copy).
+        Tiler::Layout(b) => f(a, b),
         leaf => {
             let b = leaf.as_layout()?.expect("leaf tiler");
             f(a, &b)
