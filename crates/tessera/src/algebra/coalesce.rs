@@ -13,6 +13,7 @@ pub(crate) type Modes = SmallVec<[Mode; 16]>;
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
 /// the function on the domain.
+#[inline]
 pub(crate) fn bw_coalesce(modes: &[Mode], last: Mode) -> Result<Modes> {
     let mut out: Modes = SmallVec::new();
     out.push(last);
@@ -39,9 +40,9 @@ pub(crate) fn bw_coalesce(modes: &[Mode], last: Mode) -> Result<Modes> {
 }
 
 /// The flat coalesced modes of a subtree.
+#[inline]
 pub(crate) fn coalesce_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
-    let flat: Modes = t.leaves().collect();
-    match flat.split_last() {
+    match t.leaf_slice().split_last() {
         None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),
         Some((last, init)) => bw_coalesce(init, *last),
     }
@@ -50,9 +51,9 @@ pub(crate) fn coalesce_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing size-1 mode becomes a size-2
 /// mode with the same stride, so the function is preserved for *every* integer, not only on the
 /// domain. Used by composition.
+#[inline]
 pub(crate) fn coalesce_x_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
-    let flat: Modes = t.leaves().collect();
-    match flat.split_last() {
+    match t.leaf_slice().split_last() {
         None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),
         Some((last, init)) => {
             let last = if last.shape == 1 {
@@ -66,8 +67,9 @@ pub(crate) fn coalesce_x_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
 }
 
 /// Builds a layout from flat coalesced modes: one mode is an integer layout, more a flat tuple.
+#[inline]
 pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
-    Layout::flat_unwrapped(modes.iter().copied())
+    Layout::from_tree(crate::layout::Tree::from_flat_slice(modes, true))
 }
 
 /// `coalesce(L)`: removes size-1 modes and merges adjacent packed modes (`s0:d0, s1:s0·d0` →

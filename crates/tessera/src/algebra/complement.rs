@@ -29,7 +29,7 @@ use crate::obligation::{arith, Divides, Error, Obligation, Result};
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     crate::layout::check_shape(cotarget)?;
     let f = filter_modes(a.tree())?;
-    complement_filtered(a, &f, cotarget)
+    complement_filtered(a, &f, cotarget.as_ref().leaf_slice())
 }
 
 /// `complement(A)` with CuTe C++'s default cotarget `cosize(filter(A))`.
@@ -42,13 +42,22 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 pub fn complement_default(a: &Layout) -> Result<Layout> {
     let f = filter_modes(a.tree())?;
     let cos = from_modes(&f).cosize()?;
-    complement_filtered(a, &f, &IntTuple::leaf(cos))
+    complement_filtered(a, &f, &[cos])
 }
 
-fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<Layout> {
+/// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
+/// uses it (the shape of `coalesce(A)`), without building the shape tuple.
+pub(crate) fn complement_leaves(a: &Layout, cotarget: &[i64]) -> Result<Layout> {
+    let f = filter_modes(a.tree())?;
+    complement_filtered(a, &f, cotarget)
+}
+
+fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layout> {
     if f.len() == 1 && f[0].stride == 0 {
         // A is constant: the complement is the whole cotarget.
-        let m = crate::layout::product(cotarget.as_ref())?;
+        let m = cotarget
+            .iter()
+            .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
         return Ok(Layout::leaf(if m == 1 {
             Mode::new(1, 0)
         } else {
@@ -89,13 +98,15 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &IntTuple) -> Result<La
     // Rest: ceil_div(cotarget, last_stride) folded mode by mode, then coalesced to its product.
     let mut b = last_stride;
     let mut rest = 1i64;
-    for s in cotarget.as_ref().leaves() {
+    for &s in cotarget {
         rest = arith::mul(rest, arith::ceil_div(s, b))?;
         b = arith::ceil_div(b, s);
     }
     // CuTe's fold can fall short of the cotarget when a mode of the shape is not divisible (e.g.
     // `(22,2,2)` against stride 24 gives 2 instead of 4); the complement must still cover it.
-    let size = crate::layout::product(cotarget.as_ref())?;
+    let size = cotarget
+        .iter()
+        .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
     }

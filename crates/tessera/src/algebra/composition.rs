@@ -56,22 +56,51 @@ type Pieces = SmallVec<[Piece; 16]>;
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     let ax = coalesce_x_modes(a.tree())?;
-    let leaves: Modes = b.leaves().collect();
+    let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
     let mut builder = Builder::new();
     build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
-    let candidate = Layout::from_tree(builder.finish());
-    match check(&ax, &leaves, &pieces)? {
-        None => Ok(candidate),
-        Some(witness) => match synthesize(&ax, b, &leaves)? {
+    match check(&ax, leaves, &pieces)? {
+        None => Ok(Layout::from_tree(builder.finish())),
+        Some(witness) => match synthesize(&ax, b, leaves)? {
             Some(r) => Ok(r),
             None => Err(crate::obligation::vocab::inadmissible(
                 a,
                 b,
-                describe(&witness, &candidate, &leaves),
+                describe(&witness, &Layout::from_tree(builder.finish()), leaves),
             )),
         },
     }
+}
+
+/// Admissibility of `composition(A, B)`, decided as [`composition`] decides it, without building
+/// the error message; see [`super::decide::is_admissible`].
+pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decision> {
+    use super::decide::Decision;
+    let ax = coalesce_x_modes(a.tree())?;
+    let leaves: &[Mode] = b.tree().leaf_slice();
+    let mut pieces = Pieces::new();
+    let mut builder = Builder::new();
+    build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
+    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
+    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    for p in &pieces {
+        betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
+        prod[p.leaf] = arith::mul(prod[p.leaf], p.r)?;
+    }
+    let compatible = leaves.iter().zip(&prod).all(|(l, &p)| l.shape == p);
+    if compatible && certificate(&ax, &pieces, &betas)? {
+        return Ok(Decision {
+            holds: true,
+            by_enumeration: false,
+        });
+    }
+    let holds = (compatible && enumerate(&ax, leaves, &pieces, &betas)?.is_none())
+        || synthesize(&ax, b, leaves)?.is_some();
+    Ok(Decision {
+        holds,
+        by_enumeration: true,
+    })
 }
 
 /// `composition(A, tiler)` for every kind of tiler: a layout, an integer `n` (= `n:1`), `_`
@@ -100,12 +129,13 @@ pub fn composition_tiler(a: &Layout, tiler: &Tiler) -> Result<Layout> {
                     layout: a.rank(),
                 });
             }
-            let parts = a
-                .modes()
-                .zip(ts)
-                .map(|(m, t)| composition_tiler(&m, t))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Layout::concat(parts.iter()))
+            let mut out = Builder::new();
+            out.open();
+            for (m, t) in a.modes().zip(ts) {
+                out.push(composition_tiler(&m, t)?.tree());
+            }
+            out.close();
+            Ok(Layout::from_tree(out.finish()))
         }
     }
 }

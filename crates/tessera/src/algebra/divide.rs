@@ -1,9 +1,12 @@
 //! Divides: `logical_divide` and its zipped, tiled and flat arrangements.
 
-use super::complement::complement;
+use smallvec::SmallVec;
+
+use super::coalesce::coalesce_modes;
+use super::complement::complement_leaves;
 use super::composition::composition;
-use super::{by_mode, coalesce::coalesce, flat_arrangement, tile_unzip, Tiler};
-use crate::layout::{IntTuple, Layout};
+use super::{by_mode, flat_arrangement, tile_unzip, Tiler};
+use crate::layout::Layout;
 use crate::obligation::Result;
 
 /// `logical_divide(A, tiler)`: splits A into (tile, rest):
@@ -24,8 +27,10 @@ use crate::obligation::Result;
 /// ```
 pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     by_mode(a, tiler, "logical_divide", &|a, b| {
-        let target: IntTuple = coalesce(a)?.shape();
-        let rest = complement(b, &target)?;
+        // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built).
+        let c = coalesce_modes(a.tree())?;
+        let target: SmallVec<[i64; 16]> = c.iter().map(|m| m.shape).collect();
+        let rest = complement_leaves(b, &target)?;
         composition(a, &Layout::concat([b, &rest]))
     })
 }

@@ -7,6 +7,7 @@
 pub mod coalesce;
 pub mod complement;
 pub mod composition;
+pub mod decide;
 pub mod divide;
 pub mod inverse;
 pub mod product;
@@ -68,15 +69,23 @@ pub(crate) fn by_mode(
                     layout: a.rank(),
                 });
             }
-            let mut parts = Vec::with_capacity(a.rank());
-            for (i, m) in a.modes().enumerate() {
-                parts.push(match ts.get(i) {
-                    Some(t) => by_mode(&m, t, op, f)?,
-                    None => m,
-                });
+            // Built in place: no heap allocation for results within the inline capacity.
+            let mut out = Builder::new();
+            out.open();
+            for (i, m) in a.tree().modes().enumerate() {
+                match ts.get(i) {
+                    Some(t) => {
+                        let part = by_mode(&Layout::from_tree(m.to_owned()), t, op, f)?;
+                        out.push(part.tree());
+                    }
+                    None => out.push(m),
+                }
             }
-            Ok(Layout::concat(parts.iter()))
+            out.close();
+            Ok(Layout::from_tree(out.finish()))
         }
+        // A layout tiler is used as it is (no copy).
+        Tiler::Layout(b) => f(a, b),
         leaf => {
             let b = leaf.as_layout()?.expect("leaf tiler");
             f(a, &b)
