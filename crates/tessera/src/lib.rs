@@ -13,12 +13,14 @@
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
 //! - [`obligation`]: the error type; every failed precondition is one of its obligations.
 //! - [`domain`]: iteration domains (nvFuser IterDomains).
+//! - [`tma`]: the TMA descriptor planner and validator (driver rules, tiling view, FTTC).
 
 pub mod algebra;
 pub mod domain;
 pub mod layout;
 pub mod notation;
 pub mod obligation;
+pub mod tma;
 
 pub use layout::Layout;
 pub use obligation::{Error, Result};
