@@ -3,6 +3,7 @@
 mod batch;
 mod diagnostic;
 mod schedule;
+mod tma;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +41,8 @@ enum Command {
     Tour,
     /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
     Schedule(schedule::Args),
+    /// Validate a TMA descriptor (cuTensorMapEncodeTiled rules), its tiling and holes (FTTC).
+    Tma(tma::Args),
 }
 
 fn main() -> ExitCode {
@@ -87,5 +90,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Schedule(args) => schedule::run(args),
+        Command::Tma(args) => tma::run(args),
     }
 }

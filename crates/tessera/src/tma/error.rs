@@ -117,7 +117,9 @@ pub enum Error {
         multiple: u64,
     },
     /// `globalStrides[i] < 2^40`.
-    #[error("globalStrides[{index}] (stride of dimension {dim}) must be < 2^40, found {bytes} [driver]")]
+    #[error(
+        "globalStrides[{index}] (stride of dimension {dim}) must be < 2^40, found {bytes} [driver]"
+    )]
     StrideTooLarge {
         /// Index into `globalStrides`.
         index: usize,
@@ -147,8 +149,9 @@ pub enum Error {
         /// The value.
         value: u64,
     },
-    /// With interleave NONE, `boxDim[0] * elementSize` must be a multiple of 16 bytes.
-    #[error("with interleave NONE, boxDim[0] * elementSize must be a multiple of 16 bytes, found {box0} * {elem} = {bytes} [driver]")]
+    /// `boxDim[0] * elementSize` must be a multiple of 16 bytes (the doc says so for interleave
+    /// NONE; the driver enforces it for 16B and 32B interleave too).
+    #[error("boxDim[0] * elementSize must be a multiple of 16 bytes, found {box0} * {elem} = {bytes} [driver]")]
     InnerBoxBytes {
         /// `boxDim[0]`.
         box0: u64,
@@ -156,6 +159,16 @@ pub enum Error {
         elem: u64,
         /// The product.
         bytes: u64,
+    },
+    /// One copy must fit the shared memory of an SM (228 KiB on sm_90/sm_100), as the driver
+    /// computes it: `elementSize * floor(boxDim[0] / elementStrides[0]) * prod_{i>=1}
+    /// ceil(boxDim[i] / elementStrides[i])` (observed; not in the driver doc).
+    #[error("one box is {bytes} bytes as the driver counts it (elementSize * floor(boxDim[0]/elementStrides[0]) * prod ceil(boxDim[i]/elementStrides[i])), over the {limit}-byte shared memory of an SM [driver, observed]")]
+    BoxFootprint {
+        /// The driver's count.
+        bytes: u64,
+        /// The limit (233472 = 228 KiB).
+        limit: u64,
     },
     /// Packed ALIGN16B types need `boxDim[0] == 128`.
     #[error("with {dtype}, boxDim[0] must be 128, found {value} [driver]")]
@@ -287,6 +300,7 @@ impl Error {
             Error::StrideOverlap { .. } => "tma_global_stride_overlap",
             Error::BoxDim { .. } => "tma_box_dim",
             Error::InnerBoxBytes { .. } => "tma_inner_box_bytes",
+            Error::BoxFootprint { .. } => "tma_box_footprint",
             Error::PackedBoxDim { .. } => "tma_packed_box_dim",
             Error::ElementStride { .. } => "tma_element_stride",
             Error::SwizzleSpan { .. } => "tma_swizzle_span",

@@ -70,12 +70,32 @@ const DTYPES: [(DataType, &str, &str); 16] = [
     (DataType::F32, "f32", "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"),
     (DataType::F64, "f64", "CU_TENSOR_MAP_DATA_TYPE_FLOAT64"),
     (DataType::Bf16, "bf16", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"),
-    (DataType::F32Ftz, "f32_ftz", "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ"),
+    (
+        DataType::F32Ftz,
+        "f32_ftz",
+        "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ",
+    ),
     (DataType::Tf32, "tf32", "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32"),
-    (DataType::Tf32Ftz, "tf32_ftz", "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ"),
-    (DataType::U4Align8B, "16u4_align8b", "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B"),
-    (DataType::U4Align16B, "16u4_align16b", "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B"),
-    (DataType::U6Align16B, "16u6_align16b", "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B"),
+    (
+        DataType::Tf32Ftz,
+        "tf32_ftz",
+        "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ",
+    ),
+    (
+        DataType::U4Align8B,
+        "16u4_align8b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B",
+    ),
+    (
+        DataType::U4Align16B,
+        "16u4_align16b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B",
+    ),
+    (
+        DataType::U6Align16B,
+        "16u6_align16b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B",
+    ),
 ];
 
 impl DataType {
@@ -108,14 +128,20 @@ impl DataType {
     ///
     /// Pre: none. Post: parses back. Example: `DataType::Bf16.name() == "bf16"`.
     pub fn name(self) -> &'static str {
-        DTYPES.iter().find(|(d, _, _)| *d == self).map_or("?", |x| x.1)
+        DTYPES
+            .iter()
+            .find(|(d, _, _)| *d == self)
+            .map_or("?", |x| x.1)
     }
     /// The driver enum name.
     ///
     /// Pre: none. Post: a `CU_TENSOR_MAP_DATA_TYPE_*` name. Example: `DataType::F16.cu_name()
     /// == "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"`.
     pub fn cu_name(self) -> &'static str {
-        DTYPES.iter().find(|(d, _, _)| *d == self).map_or("?", |x| x.2)
+        DTYPES
+            .iter()
+            .find(|(d, _, _)| *d == self)
+            .map_or("?", |x| x.2)
     }
     /// The driver enum value.
     ///

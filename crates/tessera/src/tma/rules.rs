@@ -286,7 +286,7 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
     let box0 = d(&r.box_dims, 0);
     let inner_bits = box0.saturating_mul(dt.mem_bits());
     let inner_bytes = inner_bits / 8;
-    if rank > 0 && r.interleave == Interleave::None && inner_bits % 128 != 0 {
+    if rank > 0 && inner_bits % 128 != 0 {
         push(
             &mut out,
             Error::InnerBoxBytes {
@@ -296,6 +296,18 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
             },
             E,
         );
+    }
+    if let Some(bytes) = driver_box_bytes(r) {
+        if bytes > SMEM_LIMIT {
+            push(
+                &mut out,
+                Error::BoxFootprint {
+                    bytes,
+                    limit: SMEM_LIMIT,
+                },
+                E,
+            );
+        }
     }
     if rank > 0 && align16b && box0 != 128 {
         push(
@@ -450,6 +462,27 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
     out
 }
 
+/// Shared memory of an SM on sm_90 and sm_100: 228 KiB.
+pub const SMEM_LIMIT: u64 = 233_472;
+
+/// The box size the driver checks against [`SMEM_LIMIT`], as observed on driver 580 (CUDA 13.0):
+/// `elementSize * floor(boxDim[0] / elementStrides[0]) * prod_{i>=1} ceil(boxDim[i] /
+/// elementStrides[i])` (the floor on dimension 0 is what the driver does, even though the copy
+/// ignores `elementStrides[0]` with interleave NONE). `None` when an entry is 0 (another rule
+/// fails) or on overflow.
+pub fn driver_box_bytes(r: &Request) -> Option<u64> {
+    let mut n: u64 = 1;
+    for i in 0..r.rank() {
+        let b = Request::driver(&r.box_dims, i)?;
+        let e = Request::driver(&r.element_strides, i)?;
+        if e == 0 || b == 0 {
+            return None;
+        }
+        n = n.checked_mul(if i == 0 { b / e } else { b.div_ceil(e) })?;
+    }
+    bytes_of(r.dtype, n).or_else(|| n.checked_mul(r.dtype.mem_bits()).map(|b| b / 8))
+}
+
 /// Bytes of one copy: `prod ceil(box / elementStride)` (dimension 0 dense with interleave NONE).
 fn copy_bytes(r: &Request) -> Option<u64> {
     let mut n: u64 = 1;
@@ -477,10 +510,7 @@ fn copy_bytes(r: &Request) -> Option<u64> {
 /// Example: f16 `[1024, 4096]` row-major, box `[64, 128]` gives `globalDim = [4096, 1024]`,
 /// `globalStrides = [8192]`, `boxDim = [128, 64]`.
 pub fn descriptor(r: &Request) -> Result<Descriptor> {
-    if let Some((e, _)) = check(r)
-        .into_iter()
-        .find(|(_, s)| *s == Severity::Error)
-    {
+    if let Some((e, _)) = check(r).into_iter().find(|(_, s)| *s == Severity::Error) {
         return Err(e);
     }
     let rev = |v: &[u64]| v.iter().rev().copied().collect::<Vec<u64>>();

@@ -123,12 +123,31 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
                 for v in [down, up] {
                     if v > 0 && v <= 256 {
                         out.push((
-                            format!(
-                                "boxDim[0] = {v} (inner box {} bytes)",
-                                v * bits / 8
-                            ),
+                            format!("boxDim[0] = {v} (inner box {} bytes)", v * bits / 8),
                             with(r, |c| c.box_dims[i] = v),
                         ));
+                    }
+                }
+            }
+        }
+        Error::BoxFootprint { bytes, limit } => {
+            // Shrink the largest outer box dimension until the footprint fits.
+            let outer = (1..r.rank()).max_by_key(|&dd| t(r, dd).map_or(0, |i| r.box_dims[i]));
+            if let Some(dd) = outer {
+                if let Some(i) = t(r, dd) {
+                    let (b, e) = (r.box_dims[i], r.element_strides[i].max(1));
+                    let per = bytes / b.div_ceil(e).max(1); // bytes per tile row of this dimension
+                    if per > 0 {
+                        let tiles = limit / per;
+                        let v = tiles.saturating_mul(e).min(b);
+                        if v > 0 {
+                            out.push((
+                                format!(
+                                    "boxDim[{dd}] = {v} (box fits the {limit}-byte shared memory)"
+                                ),
+                                with(r, |c| c.box_dims[i] = v),
+                            ));
+                        }
                     }
                 }
             }
@@ -160,7 +179,11 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
             for z in [Swizzle::B32, Swizzle::B64, Swizzle::B128] {
                 if z.span().is_some_and(|s| s >= bytes) {
                     out.push((
-                        format!("swizzle {} (span {} bytes)", z.name(), z.span().unwrap_or(0)),
+                        format!(
+                            "swizzle {} (span {} bytes)",
+                            z.name(),
+                            z.span().unwrap_or(0)
+                        ),
                         with(r, |c| c.swizzle = z),
                     ));
                     break;
@@ -181,10 +204,7 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
                 "swizzle 128B (same span, 16-byte atoms)".into(),
                 with(r, |c| c.swizzle = Swizzle::B128),
             ));
-            out.push((
-                "target sm_100 (Blackwell)".into(),
-                with(r, |c| c.sm = 100),
-            ));
+            out.push(("target sm_100 (Blackwell)".into(), with(r, |c| c.sm = 100)));
         }
         Error::OobFill { .. } => out.push((
             "oobFill NONE (out-of-bound elements read as zero)".into(),

@@ -140,7 +140,7 @@ pub fn dim_tiling(dim: usize, size: u64, box_size: u64, element_stride: u64) -> 
     let boxes = size.div_ceil(box_size);
     let tile = box_size.div_ceil(element_stride);
     let span = tile * element_stride; // <= 256 + 7
-    // Interior boxes j (j*B + span <= S) all load only in-bound coordinates; skip all but one.
+                                      // Interior boxes j (j*B + span <= S) all load only in-bound coordinates; skip all but one.
     let interior = if size >= span {
         ((size - span) / box_size + 1).min(boxes)
     } else {
