@@ -161,9 +161,9 @@ pub enum Error {
         bytes: u64,
     },
     /// One copy must fit the shared memory of an SM (228 KiB on sm_90/sm_100), as the driver
-    /// computes it: `elementSize * floor(boxDim[0] / elementStrides[0]) * prod_{i>=1}
-    /// ceil(boxDim[i] / elementStrides[i])` (observed; not in the driver doc).
-    #[error("one box is {bytes} bytes as the driver counts it (elementSize * floor(boxDim[0]/elementStrides[0]) * prod ceil(boxDim[i]/elementStrides[i])), over the {limit}-byte shared memory of an SM [driver, observed]")]
+    /// computes it: `elementSize * prod floor(boxDim[i] / elementStrides[i])` (observed; not in
+    /// the driver doc).
+    #[error("one box is {bytes} bytes as the driver counts it (elementSize * prod floor(boxDim[i] / elementStrides[i])), over the {limit}-byte shared memory of an SM [driver, observed]")]
     BoxFootprint {
         /// The driver's count.
         bytes: u64,

@@ -136,7 +136,7 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
             if let Some(dd) = outer {
                 if let Some(i) = t(r, dd) {
                     let (b, e) = (r.box_dims[i], r.element_strides[i].max(1));
-                    let per = bytes / b.div_ceil(e).max(1); // bytes per tile row of this dimension
+                    let per = bytes / (b / e).max(1); // bytes per tile row of this dimension
                     if per > 0 {
                         let tiles = limit / per;
                         let v = tiles.saturating_mul(e).min(b);
