@@ -192,7 +192,10 @@ fn box_dim() {
     let bad = Request::new(DataType::F32, &[1024], &[512]);
     pair(&good, &bad, "tma_box_dim");
     assert!(
-        validate(&bad).to_owned().findings[0].error.to_string().contains("512"),
+        validate(&bad).to_owned().findings[0]
+            .error
+            .to_string()
+            .contains("512"),
         "the message names the value (nvFuser: box_dim_val = 512)"
     );
     let zero = Request::new(DataType::F32, &[1024], &[0]);
@@ -311,7 +314,10 @@ fn sources_are_named() {
         Error::InnerElementStride { value: 2 }.source_doc(),
         Source::NvFuser
     );
-    assert_eq!(Error::TransactionBytes { bytes: 8 }.source_doc(), Source::Ptx);
+    assert_eq!(
+        Error::TransactionBytes { bytes: 8 }.source_doc(),
+        Source::Ptx
+    );
 }
 
 /// CUTLASS SM90 GEMM: f16 A tile 128x64 (K-major), 128B swizzle.
@@ -384,18 +390,22 @@ fn from_layout() {
 fn rank_suggestion_merges_contiguous_dims() {
     let r = f16(&[2, 2, 2, 2, 2, 64], &[1, 1, 1, 1, 2, 64]);
     let rep = validate(&r);
-    let f = rep.findings.iter().find(|f| f.code() == "tma_rank").unwrap();
-    assert!(f.suggestions.iter().any(|s| s.valid && s.request.rank() == 5));
+    let f = rep
+        .findings
+        .iter()
+        .find(|f| f.code() == "tma_rank")
+        .unwrap();
+    assert!(f
+        .suggestions
+        .iter()
+        .any(|s| s.valid && s.request.rank() == 5));
 }
 
 fn arb_request() -> impl Strategy<Value = Request> {
     (
         0usize..16,
         1usize..6,
-        proptest::collection::vec(
-            (1u64..600, 0u64..300, 1u64..10, 0u64..40),
-            1..7,
-        ),
+        proptest::collection::vec((1u64..600, 0u64..300, 1u64..10, 0u64..40), 1..7),
         0usize..3,
         0usize..7,
         0u64..64,

@@ -409,8 +409,8 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
     if rank > 1 {
         // The driver doc's formula: each stride covers the previous dimension.
         let mut prev = bytes_of(dt, d(&r.shape, 0));
-        for i in 1..rank {
-            if let (Some(p), Some(b)) = (prev, stride_bytes[i]) {
+        for (i, &sb) in stride_bytes.iter().enumerate().skip(1) {
+            if let (Some(p), Some(b)) = (prev, sb) {
                 if b < p {
                     push(
                         &mut out,
@@ -424,7 +424,7 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
                     );
                 }
             }
-            prev = stride_bytes[i].and_then(|b| b.checked_mul(d(&r.shape, i)));
+            prev = sb.and_then(|b| b.checked_mul(d(&r.shape, i)));
         }
     }
     if rank > 0 && r.interleave == Interleave::None && d(&r.element_strides, 0) != 1 {

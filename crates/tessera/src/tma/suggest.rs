@@ -101,7 +101,10 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
                 } else {
                     vals.push(256);
                     // The largest divisor of the tensor size that fits: an exact tiling.
-                    if let Some(dv) = (1..=256u64.min(size)).rev().find(|k| size % k == 0) {
+                    if let Some(dv) = (1..=256u64.min(size))
+                        .rev()
+                        .find(|&k| size.checked_rem(k) == Some(0))
+                    {
                         vals.push(dv);
                     }
                     vals.push(size.min(256));
@@ -137,8 +140,7 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
                 if let Some(i) = t(r, dd) {
                     let (b, e) = (r.box_dims[i], r.element_strides[i].max(1));
                     let per = bytes / (b / e).max(1); // bytes per tile row of this dimension
-                    if per > 0 {
-                        let tiles = limit / per;
+                    if let Some(tiles) = limit.checked_div(per) {
                         let v = tiles.saturating_mul(e).min(b);
                         if v > 0 {
                             out.push((

@@ -112,7 +112,7 @@ pub fn fttc(size: u64, box_size: u64, element_stride: u64) -> bool {
     element_stride > 0
         && element_stride < box_size
         && box_size < size
-        && box_size % element_stride != 0
+        && box_size.checked_rem(element_stride) != Some(0)
 }
 
 fn dom(e: crate::domain::Error) -> Error {
