@@ -663,6 +663,9 @@ fn driver_cases(path: &PathBuf) -> ExitCode {
     let (mut n, mut agree, mut both_ok, mut both_bad) = (0u64, 0u64, 0u64, 0u64);
     let mut only_driver_ok: std::collections::BTreeMap<String, u64> = Default::default();
     let mut only_tessera_ok = 0u64;
+    // Refusals the driver and Tessera share where Tessera finds exactly one error: evidence that
+    // the driver enforces that rule on its own.
+    let mut sole: std::collections::BTreeMap<String, u64> = Default::default();
     let mut examples: Vec<String> = Vec::new();
     let mut skipped = 0u64;
     for line in text.lines().filter(|l| !l.starts_with("driver")) {
@@ -680,6 +683,10 @@ fn driver_cases(path: &PathBuf) -> ExitCode {
                 both_ok += 1;
             } else {
                 both_bad += 1;
+                let codes: Vec<&str> = rep.errors().map(|f| f.code()).collect();
+                if let [only] = codes.as_slice() {
+                    *sole.entry((*only).to_string()).or_default() += 1;
+                }
             }
         } else if theirs {
             let codes: Vec<&str> = rep.errors().map(|f| f.code()).collect();
@@ -704,6 +711,14 @@ fn driver_cases(path: &PathBuf) -> ExitCode {
         o,
         "| {n} | {agree} | {both_ok} | {both_bad} | {} | {only_tessera_ok} | {skipped} |",
         n - agree - only_tessera_ok
+    );
+    let _ = writeln!(
+        o,
+        "refused by both with a single error (per rule): {}",
+        sole.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     for (k, v) in &only_driver_ok {
         let _ = writeln!(o, "driver accepts, tessera refuses with {k}: {v}");
