@@ -2,6 +2,8 @@
 
 mod batch;
 mod diagnostic;
+mod pictures;
+mod report;
 mod schedule;
 mod tma;
 mod tour;
@@ -32,17 +34,17 @@ enum Command {
     },
     /// Evaluate JSON lines `{"id": .., "expr": ".."}` from stdin; one JSON line out per line in.
     Batch,
-    /// Print a rank-2 layout as CuTe's print_layout table.
-    Show {
-        /// A layout, or an expression whose value is a layout.
-        layout: String,
-    },
+    /// Print a rank-2 layout as CuTe's print_layout table, or draw it (`--svg`, `--tv`,
+    /// `--svg-tma`).
+    Show(pictures::ShowArgs),
     /// A walk through the seed examples and real GEMM tilings.
     Tour,
     /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
     Schedule(schedule::Args),
     /// Validate a TMA descriptor (cuTensorMapEncodeTiled rules), its tiling and holes (FTTC).
     Tma(tma::Args),
+    /// One self-contained HTML page with the report and pictures of a schedule or a layout.
+    Report(report::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,32 +66,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Batch => batch::run(),
-        Command::Show { layout } => {
-            let shown = tessera::notation::eval(&layout).and_then(|v| match v {
-                tessera::notation::Value::Layout(l) => tessera::notation::print_layout(&l),
-                other => Err(tessera::Error::Type {
-                    op: "show".into(),
-                    position: 1,
-                    expected: "a layout",
-                    found: other.to_string(),
-                }),
-            });
-            match shown {
-                Ok(t) => {
-                    print!("{t}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprint!("{}", diagnostic::render(&layout, &e));
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Command::Show(args) => pictures::show(args),
         Command::Tour => {
             print!("{}", tour::tour());
             ExitCode::SUCCESS
         }
         Command::Schedule(args) => schedule::run(args),
         Command::Tma(args) => tma::run(args),
+        Command::Report(args) => report::run(args),
     }
 }

@@ -45,6 +45,9 @@ pub struct Args {
     /// Reduction reading the buffer: `sum` (holes 0), `product` (1), `max` (-inf), `min` (+inf).
     #[arg(long, default_value = "sum")]
     pub reduction: String,
+    /// Pictures (`--svg dag|space|alloc`, `-o FILE`).
+    #[command(flatten)]
+    pub picture: crate::pictures::ScheduleSvg,
 }
 
 fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
@@ -95,6 +98,9 @@ pub fn run(args: Args) -> ExitCode {
         Ok(s) => s,
         Err(c) => return c,
     };
+    if args.picture.svg.is_some() {
+        return crate::pictures::schedule_picture(&s, &args.picture);
+    }
     let report = match analyze(&s) {
         Ok(r) => r,
         Err(e) => return fail(e.code(), e),

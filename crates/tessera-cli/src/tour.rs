@@ -184,5 +184,81 @@ pub fn tour() -> String {
     }
     t.say("  A box that does not divide the tensor (a 3x5 tensor cut by 2):");
     t.eval("logical_divide((3,5):(5,1),2:1)");
+
+    domains(&mut t);
     t.out
+}
+
+const FIGURE1: &str = include_str!("../../../examples/schedules/figure1_split_6_by_4.tsch");
+const FIGURE2: &str =
+    include_str!("../../../examples/schedules/figure2_three_indivisible_splits.tsch");
+const LISTING1: &str = include_str!("../../../examples/schedules/listing1_split_then_merge.tsch");
+const LISTING2: &str = include_str!("../../../examples/schedules/listing2_merge_then_split.tsch");
+const DIVISIBLE1: &str =
+    include_str!("../../../examples/schedules/theorem5_divisible_split_then_merge.tsch");
+const DIVISIBLE2: &str =
+    include_str!("../../../examples/schedules/theorem5_divisible_merge_then_split.tsch");
+
+/// Prints a schedule file without its comment lines.
+fn statements(t: &mut Tour, text: &str) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+    {
+        t.say(&format!("    {line}"));
+    }
+}
+
+fn domains(t: &mut Tour) {
+    use tessera::domain::{equiv::compare, parse, report::analyze};
+    t.heading("6. Seed: the divisibility of split (nvFuser iteration domains)");
+    for (title, text) in [
+        ("Figure 1: 6 items split by 4, allocated as 2x4", FIGURE1),
+        ("Figure 2: three indivisible splits", FIGURE2),
+    ] {
+        t.say(&format!("  {title}:"));
+        statements(t, text);
+        match parse(text).and_then(|s| analyze(&s)) {
+            Ok(r) => {
+                for line in r.render().lines() {
+                    t.say(&format!("    | {line}"));
+                }
+            }
+            Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
+        }
+    }
+    for (title, a, b) in [
+        (
+            "Figure 3: split-then-merge vs merge-then-split (5 is not divisible by 4)",
+            LISTING1,
+            LISTING2,
+        ),
+        ("Theorem 5 with a divisible split", DIVISIBLE1, DIVISIBLE2),
+    ] {
+        t.say(&format!("  {title}:"));
+        match (parse(a), parse(b)) {
+            (Ok(x), Ok(y)) => match compare(&x, &y) {
+                Ok(eq) => {
+                    if let Some(rule) = &eq.by_rule {
+                        t.say(&format!(
+                            "    by {}: {} => equivalent: {:?}",
+                            rule.rule, rule.condition, rule.equivalent
+                        ));
+                    }
+                    if let Some(en) = &eq.by_enumeration {
+                        t.say(&format!(
+                            "    by enumeration: equivalent: {}{}",
+                            en.equivalent,
+                            en.counterexample
+                                .as_ref()
+                                .map(|c| format!(" (counterexample: {c})"))
+                                .unwrap_or_default()
+                        ));
+                    }
+                }
+                Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
+            },
+            (Err(e), _) | (_, Err(e)) => t.say(&format!("    error[{}]: {e}", e.code())),
+        }
+    }
 }

@@ -14,12 +14,15 @@
 //! - [`obligation`]: the error type; every failed precondition is one of its obligations.
 //! - [`domain`]: iteration domains (nvFuser IterDomains).
 //! - [`tma`]: the TMA descriptor planner and validator (driver rules, tiling view, FTTC).
+//! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
+//!   self-contained HTML reports.
 
 pub mod algebra;
 pub mod domain;
 pub mod layout;
 pub mod notation;
 pub mod obligation;
+pub mod render;
 pub mod tma;
 
 pub use layout::Layout;

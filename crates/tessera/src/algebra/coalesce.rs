@@ -75,7 +75,8 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 ///
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
-/// Relies on seed II (`packed_merge_sound`, `coalesce_preserves_eval` in `proofs/`).
+/// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
+/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();

@@ -3,7 +3,8 @@
 //! Two schedules are equivalent when their loop domains have the same extents and every loop
 //! point maps to the same root indices (holes included): the (extent map, index map) equality of
 //! nvFuser's `doc/reading/iterdomain.md` Def 1.2. Decided two ways: by rule — Theorem 5
-//! (merge-then-split ≡ split-then-merge iff the split divides the inner extent) when the pair has
+//! (merge-then-split ≡ split-then-merge iff the split divides the inner extent; Coq:
+//! `merge_split_commute_iff_divisible` in `proofs/Divisibility.v`) when the pair has
 //! exactly that shape, otherwise by comparing the loop domains as terms over the roots after
 //! rewriting every divisible merge-then-split into split-then-merge (equal normal forms ⇒
 //! equivalent) — and by enumeration, which gives a counterexample.

@@ -4,15 +4,18 @@
 //! ("Divisibility of Split") or a small lemma stated next to it:
 //!
 //! * loop axiom: a loop index ranges over its extent, so loop IDs are always in bound;
-//! * Theorem 1 (split): `in` and `inner` in bound ⇒ `outer` in bound;
+//! * Theorem 1 (split): `in` and `inner` in bound ⇒ `outer` in bound (Coq:
+//!   `split_inbound_theorem1` in `proofs/Divisibility.v`);
 //! * Lemma (divisible split): a divisible split with both outputs in bound has its input in
 //!   bound (`outer * E(inner) + inner < E(outer) * E(inner) = N`);
 //! * Lemma (Euclidean remainder): an index computed as `x % E` is always in bound (the inner input
 //!   of a backward merge, the inner output of a forward split);
-//! * Theorem 2 (merge): with the inner input in bound, `outer` in bound ⇔ `output` in bound;
-//! * Theorem 3 (resize): `left, right >= 0` and the input in bound ⇒ the output in bound;
+//! * Theorem 2 (merge): with the inner input in bound, `outer` in bound ⇔ `output` in bound
+//!   (Coq: `merge_inbound_theorem2`);
+//! * Theorem 3 (resize): `left, right >= 0` and the input in bound ⇒ the output in bound (Coq:
+//!   `resize_inbound_theorem3`);
 //!   Lemma (slice), its converse for `left, right <= 0`: output in bound ⇒ input in bound;
-//! * Theorem 4 (swizzle): `x` in bound ⇔ `out_x` in bound; Lemma (closed XOR): when `E(y)` is a
+//! * Theorem 4 (swizzle): `x` in bound ⇔ `out_x` in bound (Coq: `swizzle_inbound_theorem4`); Lemma (closed XOR): when `E(y)` is a
 //!   power of two and `E(x) <= E(y)`, the two indices on one side in bound ⇒ the `y` index of the
 //!   other side in bound.
 //!
