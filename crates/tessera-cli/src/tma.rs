@@ -372,6 +372,9 @@ fn to_json(rep: &Report) -> Value {
         "descriptor": descriptor,
         "tiling": tiling,
         "tiling_error": rep.tiling_error.as_ref().map(|e| e.to_string()),
+        "combined": rep.combined.as_ref().map(|c| json!({
+            "text": c.text, "valid": c.valid, "request": request_json(&c.request),
+        })),
     })
 }
 
@@ -437,6 +440,18 @@ pub fn render(rep: &Report) -> String {
                 s.request.swizzle.name()
             );
         }
+    }
+    if let Some(c) = &rep.combined {
+        let _ = writeln!(
+            o,
+            "all errors fixed together (checked, valid): {} -> shape [{}], strides [{}], box [{}], element strides [{}], swizzle {}",
+            c.text,
+            join(&c.request.shape),
+            join(&c.request.strides),
+            join(&c.request.box_dims),
+            join(&c.request.element_strides),
+            c.request.swizzle.name()
+        );
     }
     if !rep.findings.is_empty() {
         let _ = writeln!(o);

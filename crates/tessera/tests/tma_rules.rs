@@ -387,6 +387,19 @@ fn from_layout() {
 }
 
 #[test]
+fn combined_fix_for_several_errors() {
+    // f32 [128, 130] narrowed to 128 columns (520-byte stride) with a 2-float inner box.
+    let mut r = Request::new(DataType::F32, &[128, 128], &[32, 2]);
+    r.strides = vec![130, 1];
+    let rep = validate(&r);
+    assert_eq!(rep.errors().count(), 2);
+    let c = rep.combined.expect("a chain of checked fixes");
+    assert!(c.valid && descriptor(&c.request).is_ok());
+    assert_eq!(c.request.strides, vec![132, 1]);
+    assert_eq!(c.request.box_dims, vec![32, 4]);
+}
+
+#[test]
 fn rank_suggestion_merges_contiguous_dims() {
     let r = f16(&[2, 2, 2, 2, 2, 64], &[1, 1, 1, 1, 2, 64]);
     let rep = validate(&r);
@@ -455,6 +468,10 @@ proptest! {
                 prop_assert_eq!(s.valid, again.is_empty());
                 prop_assert_eq!(s.valid, descriptor(&s.request).is_ok());
             }
+        }
+        if let Some(c) = &rep.combined {
+            prop_assert!(c.valid);
+            prop_assert!(descriptor(&c.request).is_ok());
         }
     }
 }

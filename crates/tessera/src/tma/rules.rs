@@ -88,6 +88,9 @@ pub struct Report {
     pub tiling: Option<TilingView>,
     /// Why there is no tiling view.
     pub tiling_error: Option<Error>,
+    /// When several errors need fixing: the suggestions applied one after another (each checked),
+    /// ending in a request the driver accepts; `None` when valid already or no chain is found.
+    pub combined: Option<Suggestion>,
 }
 
 impl Report {
@@ -547,11 +550,39 @@ pub fn descriptor(r: &Request) -> Result<Descriptor> {
     })
 }
 
+/// Applies, error after error, the first checked suggestion for the first remaining error, at
+/// most 8 steps; returns the chain when it ends valid.
+fn combine(r: &Request) -> Option<Suggestion> {
+    let mut cur = r.clone();
+    let mut texts = Vec::new();
+    for _ in 0..8 {
+        let errs: Vec<Error> = check(&cur)
+            .into_iter()
+            .filter(|(_, s)| *s == Severity::Error)
+            .map(|(e, _)| e)
+            .collect();
+        if errs.is_empty() {
+            return Some(Suggestion {
+                text: texts.join("; "),
+                request: cur,
+                valid: true,
+            });
+        }
+        let next = errs
+            .iter()
+            .find_map(|e| suggest(&cur, e, errs.len()).into_iter().next())?;
+        texts.push(next.text);
+        cur = next.request;
+    }
+    None
+}
+
 /// Checks every rule, with checked suggestions for each error, the descriptor when valid, and the
 /// tiling view.
 ///
 /// Pre: none. Post: `valid()` iff no error-level finding; every suggestion shown passed
-/// [`check`] again (its rule no longer fails, and it has fewer errors than the request).
+/// [`check`] again (its rule no longer fails, and it has fewer errors than the request);
+/// `combined`, when present, passes every driver rule.
 /// Example: f16 `[1024, 4096]`, box `[64, 128]`, swizzle 128B: the inner box is 256 bytes, over
 /// the 128-byte span; suggestions include box `[64, 64]`.
 pub fn validate(r: &Request) -> Report {
@@ -592,8 +623,10 @@ pub fn validate(r: &Request) -> Report {
             Err(e) => (None, Some(e)),
         }
     };
+    let combined = if errors > 1 { combine(r) } else { None };
     Report {
         request: r.clone(),
+        combined,
         findings,
         descriptor,
         tiling,
