@@ -475,3 +475,40 @@ proptest! {
         }
     }
 }
+
+fn edge() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(1u64),
+        Just(u64::MAX),
+        Just(1u64 << 32),
+        Just((1u64 << 32) + 1),
+        Just(1u64 << 40),
+        0u64..300,
+        any::<u64>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Arbitrary values, including 0, 2^32, 2^40 and u64::MAX, never panic; the verdict is the
+    /// same whether asked through `validate` or `descriptor`.
+    #[test]
+    fn never_panics(
+        dt in 0usize..16,
+        dims in proptest::collection::vec((edge(), edge(), edge(), edge()), 0..7),
+        sw in 0usize..7,
+        il in 0usize..3,
+        addr in edge(),
+    ) {
+        let mut r = Request::new(DataType::all()[dt], &dims.iter().map(|d| d.0).collect::<Vec<_>>(),
+            &dims.iter().map(|d| d.1).collect::<Vec<_>>());
+        r.strides = dims.iter().map(|d| d.2).collect();
+        r.element_strides = dims.iter().map(|d| d.3).collect();
+        r.swizzle = Swizzle::all()[sw];
+        r.interleave = [Interleave::None, Interleave::B16, Interleave::B32][il];
+        r.address = Address::Exact(addr);
+        let rep = validate(&r);
+        prop_assert_eq!(rep.valid(), descriptor(&r).is_ok());
+    }
+}
