@@ -6,6 +6,7 @@ mod pictures;
 mod report;
 mod schedule;
 mod simplify;
+mod tma;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,8 @@ enum Command {
     },
     /// Analyze an iteration-domain schedule: holes, predicates, allocation, code.
     Schedule(schedule::Args),
+    /// Validate a TMA descriptor (cuTensorMapEncodeTiled rules), its tiling and holes (FTTC).
+    Tma(tma::Args),
     /// One self-contained HTML page with the report and pictures of a schedule or a layout.
     Report(report::Args),
     /// Simplify an index expression or predicate under assumptions (integer-division theorems).
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { code } => explain(&code),
         Command::Schedule(args) => schedule::run(args),
+        Command::Tma(args) => tma::run(args),
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
     }

@@ -13,6 +13,7 @@
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
 //! - [`obligation`]: the error type; every failed precondition is one of its obligations.
 //! - [`domain`]: iteration domains (nvFuser IterDomains).
+//! - [`tma`]: the TMA descriptor planner and validator (driver rules, tiling view, FTTC).
 //! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
 //!   self-contained HTML reports.
 
@@ -22,6 +23,7 @@ pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
+pub mod tma;
 
 pub use layout::Layout;
 pub use obligation::{Error, Result};

@@ -1,0 +1,193 @@
+//! `tessera tma`: flags, JSON files, `--json`, exit codes, the driver-verdict comparison.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tma(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("tma")
+        .args(args)
+        .output()
+        .expect("tessera runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ex(name: &str) -> String {
+    root()
+        .join("examples/tma")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (code, out, err) = tma(&a);
+    (
+        code,
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}")),
+    )
+}
+
+#[test]
+fn valid_descriptor_from_flags() {
+    let (code, out, _) = tma(&[
+        "--dtype",
+        "f16",
+        "--shape",
+        "1024,4096",
+        "--strides",
+        "4096,1",
+        "--box",
+        "64,64",
+        "--swizzle",
+        "128B",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("valid: cuTensorMapEncodeTiled("));
+    assert!(out.contains("globalDim      = {4096, 1024}"));
+    assert!(out.contains("globalStrides  = {8192}"));
+    assert!(out.contains("boxDim         = {64, 64}"));
+    assert!(out.contains("CU_TENSOR_MAP_SWIZZLE_128B"));
+    assert!(out.contains("exact: the boxes tile the tensor with no hole"));
+}
+
+#[test]
+fn invalid_with_checked_suggestion() {
+    let (code, out, _) = tma(&["--file", &ex("swizzle_too_wide.json")]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error[tma_swizzle_span]"));
+    assert!(out.contains("suggestion (checked, valid): boxDim[0] = 64"));
+    assert!(out.contains("invalid: the driver refuses this descriptor"));
+}
+
+#[test]
+fn json_output() {
+    let (code, v) = json(&["--file", &ex("cutlass_f16_a_tile.json")]);
+    assert_eq!(code, 0);
+    assert_eq!(v["valid"], true);
+    let d = &v["descriptor"];
+    assert_eq!(d["tensorDataType"], "CU_TENSOR_MAP_DATA_TYPE_FLOAT16");
+    assert_eq!(d["globalDim"], serde_json::json!([4096, 4096]));
+    assert_eq!(d["globalStrides"], serde_json::json!([8192]));
+    assert_eq!(d["boxDim"], serde_json::json!([64, 128]));
+    assert_eq!(d["elementStrides"], serde_json::json!([1, 1]));
+    assert_eq!(d["interleave"], "CU_TENSOR_MAP_INTERLEAVE_NONE");
+    assert_eq!(d["l2Promotion"], "CU_TENSOR_MAP_L2_PROMOTION_NONE");
+    assert_eq!(d["oobFill"], "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE");
+    assert_eq!(v["tiling"]["exact"], true);
+}
+
+#[test]
+fn fttc_report() {
+    let (code, out, _) = tma(&["--file", &ex("fttc_example12.json")]);
+    // The driver accepts it (inner box 16 bytes, row stride 16 bytes): the FTTC is about holes.
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("striding split 4 by 3: 4 holes"));
+    assert!(out.contains("box 0 offset 4 -> coordinate 4 (data)"));
+    assert!(out.contains("box 1 offset 4 -> coordinate 8 (zero)"));
+    assert!(out.contains("FTTC: e=3 < B=4 < S=8"));
+    let (_, v) = json(&["--file", &ex("fttc_example12.json")]);
+    let d = &v["tiling"]["dims"][1];
+    assert_eq!(d["fttc"], true);
+    assert_eq!(d["data_filled"], 2);
+    assert_eq!(d["zero_filled"], 2);
+    assert_eq!(v["tiling"]["strong_correctness"], false);
+}
+
+#[test]
+fn flags_override_file_and_layout_input() {
+    let (code, v) = json(&["--file", &ex("swizzle_too_wide.json"), "--swizzle", "none"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["descriptor"]["swizzle"], "CU_TENSOR_MAP_SWIZZLE_NONE");
+    let (code, v) = json(&[
+        "--dtype",
+        "bf16",
+        "--layout",
+        "(128,64):(1,128)",
+        "--box",
+        "64,32",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["descriptor"]["globalDim"], serde_json::json!([128, 64]));
+    assert_eq!(v["descriptor"]["boxDim"], serde_json::json!([64, 32]));
+}
+
+#[test]
+fn address_and_warnings() {
+    let (code, v) = json(&[
+        "--dtype",
+        "f32",
+        "--shape",
+        "1024",
+        "--box",
+        "256",
+        "--address",
+        "0x1008",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["findings"][0]["code"], "tma_global_address_alignment");
+    assert_eq!(
+        v["findings"][0]["source"],
+        "CUDA Driver API, cuTensorMapEncodeTiled"
+    );
+    let (code, v) = json(&[
+        "--dtype",
+        "f16",
+        "--shape",
+        "64,64",
+        "--box",
+        "8,32",
+        "--swizzle",
+        "128B",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["findings"][0]["severity"], "warning");
+    assert_eq!(v["findings"][0]["code"], "tma_nvfuser_swizzle_exact");
+}
+
+#[test]
+fn usage_errors() {
+    let (code, _, err) = tma(&["--dtype", "f17", "--shape", "8", "--box", "8"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("error[bad_argument]"));
+    let (code, _, err) = tma(&["--dtype", "f16", "--shape", "8,-1", "--box", "8"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--shape"));
+    let (code, _, _) = tma(&["--dtype", "f16", "--shape", "8"]);
+    assert_eq!(code, 2);
+    let (code, _, _) = tma(&["--file", "/nonexistent.json"]);
+    assert_eq!(code, 2);
+    // Absurd values never panic.
+    let (code, _, _) = tma(&[
+        "--dtype",
+        "u8",
+        "--shape",
+        "18446744073709551615,18446744073709551615",
+        "--strides",
+        "18446744073709551615,1",
+        "--box",
+        "0,1000000",
+        "--element-strides",
+        "0,99",
+    ]);
+    assert_eq!(code, 1);
+}
+
+/// The recorded driver verdicts (first 2,000 cases of seed 1) all agree.
+#[test]
+fn driver_cases_sample_agree() {
+    let p = root().join("tools/tma_driver_check/sample_cases.txt");
+    let (code, out, err) = tma(&["--driver-cases", &p.to_string_lossy()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("| 2000 | 2000 |"), "{out}");
+}

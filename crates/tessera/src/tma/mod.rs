@@ -1,0 +1,545 @@
+//! TMA planner and validator: every rule of `cuTensorMapEncodeTiled` and of the PTX bulk tensor
+//! copy as an obligation with checked suggestions, the exact descriptor arguments, and the tiling
+//! of the tensor by boxes with its holes (the Fundamental Theorem of TMA Correctness).
+//!
+//! A [`Request`] describes a global tensor in *tensor order* (outermost dimension first, like a
+//! PyTorch shape: the last dimension is the contiguous one); the driver numbers dimensions the
+//! other way (dimension 0 is innermost), and every report uses the driver's numbering.
+//! [`validate`] checks every rule ([`rules`]), proposes fixes ([`suggest`]), and when no error
+//! remains gives the [`Descriptor`]; [`tiling::tiling_view`] gives the tiling view and holes.
+//! `docs/tma.md` lists every rule with its source.
+
+pub mod error;
+pub mod rules;
+pub mod suggest;
+pub mod tiling;
+
+pub use error::{Error, Source};
+pub use rules::{check, descriptor, validate, Descriptor, Finding, Report, Severity};
+pub use suggest::Suggestion;
+pub use tiling::{tiling_view, DimTiling, HoleSite, TilingView};
+
+/// `Result` with the TMA [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// `CUtensorMapDataType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataType {
+    /// `UINT8`, 1 byte.
+    U8,
+    /// `UINT16`, 2 bytes.
+    U16,
+    /// `UINT32`, 4 bytes.
+    U32,
+    /// `INT32`, 4 bytes.
+    I32,
+    /// `UINT64`, 8 bytes.
+    U64,
+    /// `INT64`, 8 bytes.
+    I64,
+    /// `FLOAT16`, 2 bytes.
+    F16,
+    /// `FLOAT32`, 4 bytes.
+    F32,
+    /// `FLOAT64`, 8 bytes.
+    F64,
+    /// `BFLOAT16`, 2 bytes.
+    Bf16,
+    /// `FLOAT32_FTZ`, 4 bytes.
+    F32Ftz,
+    /// `TFLOAT32`, 4 bytes.
+    Tf32,
+    /// `TFLOAT32_FTZ`, 4 bytes.
+    Tf32Ftz,
+    /// `16U4_ALIGN8B`: 16 packed 4-bit values in 8 bytes (4 bits each in memory).
+    U4Align8B,
+    /// `16U4_ALIGN16B`: 16 packed 4-bit values in 16 bytes (8 bits each in memory).
+    U4Align16B,
+    /// `16U6_ALIGN16B`: 16 packed 6-bit values in 16 bytes (8 bits each in memory).
+    U6Align16B,
+}
+
+const DTYPES: [(DataType, &str, &str); 16] = [
+    (DataType::U8, "u8", "CU_TENSOR_MAP_DATA_TYPE_UINT8"),
+    (DataType::U16, "u16", "CU_TENSOR_MAP_DATA_TYPE_UINT16"),
+    (DataType::U32, "u32", "CU_TENSOR_MAP_DATA_TYPE_UINT32"),
+    (DataType::I32, "i32", "CU_TENSOR_MAP_DATA_TYPE_INT32"),
+    (DataType::U64, "u64", "CU_TENSOR_MAP_DATA_TYPE_UINT64"),
+    (DataType::I64, "i64", "CU_TENSOR_MAP_DATA_TYPE_INT64"),
+    (DataType::F16, "f16", "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"),
+    (DataType::F32, "f32", "CU_TENSOR_MAP_DATA_TYPE_FLOAT32"),
+    (DataType::F64, "f64", "CU_TENSOR_MAP_DATA_TYPE_FLOAT64"),
+    (DataType::Bf16, "bf16", "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"),
+    (
+        DataType::F32Ftz,
+        "f32_ftz",
+        "CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ",
+    ),
+    (DataType::Tf32, "tf32", "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32"),
+    (
+        DataType::Tf32Ftz,
+        "tf32_ftz",
+        "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ",
+    ),
+    (
+        DataType::U4Align8B,
+        "16u4_align8b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B",
+    ),
+    (
+        DataType::U4Align16B,
+        "16u4_align16b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B",
+    ),
+    (
+        DataType::U6Align16B,
+        "16u6_align16b",
+        "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B",
+    ),
+];
+
+impl DataType {
+    /// Parses a short name (`f16`, `bf16`, `f32`, …, `16u4_align8b`), a few aliases (`half`,
+    /// `float`, `double`, `int`, `int32`, `uint8`…) or the driver's enum name.
+    ///
+    /// Pre: none. Post: `None` for unknown names. Example: `DataType::parse("half") == Some(DataType::F16)`.
+    pub fn parse(s: &str) -> Option<DataType> {
+        let l = s.trim().to_ascii_lowercase();
+        let alias = match l.as_str() {
+            "half" | "float16" | "fp16" => "f16",
+            "bfloat16" | "bf16" => "bf16",
+            "float" | "float32" | "fp32" => "f32",
+            "double" | "float64" | "fp64" => "f64",
+            "int" | "int64" => "i64",
+            "int32" => "i32",
+            "uint8" | "byte" | "e4m3" | "e5m2" | "fp8" | "u8" => "u8",
+            "uint16" => "u16",
+            "uint32" => "u32",
+            "uint64" => "u64",
+            "tfloat32" => "tf32",
+            other => other,
+        };
+        DTYPES
+            .iter()
+            .find(|(_, short, cu)| *short == alias || cu.eq_ignore_ascii_case(s.trim()))
+            .map(|(d, _, _)| *d)
+    }
+    /// The short name.
+    ///
+    /// Pre: none. Post: parses back. Example: `DataType::Bf16.name() == "bf16"`.
+    pub fn name(self) -> &'static str {
+        DTYPES
+            .iter()
+            .find(|(d, _, _)| *d == self)
+            .map_or("?", |x| x.1)
+    }
+    /// The driver enum name.
+    ///
+    /// Pre: none. Post: a `CU_TENSOR_MAP_DATA_TYPE_*` name. Example: `DataType::F16.cu_name()
+    /// == "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"`.
+    pub fn cu_name(self) -> &'static str {
+        DTYPES
+            .iter()
+            .find(|(d, _, _)| *d == self)
+            .map_or("?", |x| x.2)
+    }
+    /// The driver enum value.
+    ///
+    /// Pre: none. Post: `0..=15`. Example: `DataType::F16.cu_value() == 6`.
+    pub fn cu_value(self) -> u32 {
+        DTYPES.iter().position(|(d, _, _)| *d == self).unwrap_or(0) as u32
+    }
+    /// Bits one element occupies in memory (packed ALIGN16B types include the gaps).
+    ///
+    /// Pre: none. Post: 4, 8, 16, 32 or 64. Example: `DataType::U4Align8B.mem_bits() == 4`.
+    pub fn mem_bits(self) -> u64 {
+        use DataType::*;
+        match self {
+            U4Align8B => 4,
+            U8 | U4Align16B | U6Align16B => 8,
+            U16 | F16 | Bf16 => 16,
+            U32 | I32 | F32 | F32Ftz | Tf32 | Tf32Ftz => 32,
+            U64 | I64 | F64 => 64,
+        }
+    }
+    /// Whether it is one of the packed types.
+    ///
+    /// Pre: none. Post: true for the three `16U*` types. Example: `!DataType::F16.is_packed()`.
+    pub fn is_packed(self) -> bool {
+        matches!(
+            self,
+            DataType::U4Align8B | DataType::U4Align16B | DataType::U6Align16B
+        )
+    }
+    /// Whether it is a floating-point type (NaN OOB fill is allowed).
+    ///
+    /// Pre: none. Post: true for f16, bf16, f32, f64, tf32 and the FTZ variants.
+    /// Example: `DataType::Tf32.is_float()`.
+    pub fn is_float(self) -> bool {
+        use DataType::*;
+        matches!(self, F16 | F32 | F64 | Bf16 | F32Ftz | Tf32 | Tf32Ftz)
+    }
+    /// All types.
+    ///
+    /// Pre: none. Post: 16 types in enum order. Example: `DataType::all()[6] == DataType::F16`.
+    pub fn all() -> Vec<DataType> {
+        DTYPES.iter().map(|x| x.0).collect()
+    }
+}
+
+/// `CUtensorMapInterleave`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Interleave {
+    /// `NONE`.
+    None,
+    /// `16B`.
+    B16,
+    /// `32B`.
+    B32,
+}
+
+impl Interleave {
+    /// Parses `none`, `16B`, `32B` (case-insensitive; the `B` is optional).
+    ///
+    /// Pre: none. Post: `None` when unknown. Example: `Interleave::parse("32b") == Some(Interleave::B32)`.
+    pub fn parse(s: &str) -> Option<Interleave> {
+        match s.trim().to_ascii_lowercase().trim_end_matches('b') {
+            "none" | "0" | "" => Some(Interleave::None),
+            "16" => Some(Interleave::B16),
+            "32" => Some(Interleave::B32),
+            _ => None,
+        }
+    }
+    /// Short name.
+    ///
+    /// Pre: none. Post: `NONE`, `16B` or `32B`. Example: `Interleave::B16.name() == "16B"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Interleave::None => "NONE",
+            Interleave::B16 => "16B",
+            Interleave::B32 => "32B",
+        }
+    }
+    /// Driver enum name.
+    ///
+    /// Pre: none. Post: `CU_TENSOR_MAP_INTERLEAVE_*`. Example: `Interleave::None.cu_name()`.
+    pub fn cu_name(self) -> String {
+        format!("CU_TENSOR_MAP_INTERLEAVE_{}", self.name())
+    }
+    /// Driver enum value.
+    ///
+    /// Pre: none. Post: 0, 1 or 2. Example: `Interleave::B32.cu_value() == 2`.
+    pub fn cu_value(self) -> u32 {
+        self as u32
+    }
+}
+
+/// `CUtensorMapSwizzle`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Swizzle {
+    /// `NONE`.
+    None,
+    /// `32B`: 16-byte chunks within a 32-byte span.
+    B32,
+    /// `64B`.
+    B64,
+    /// `128B`.
+    B128,
+    /// `128B_ATOM_32B`: 32-byte chunks within 128 bytes.
+    B128Atom32B,
+    /// `128B_ATOM_32B_FLIP_8B`.
+    B128Atom32BFlip8B,
+    /// `128B_ATOM_64B`.
+    B128Atom64B,
+}
+
+impl Swizzle {
+    /// Parses `none`, `32B`, `64B`, `128B`, `128B_ATOM_32B`, `128B_ATOM_32B_FLIP_8B`,
+    /// `128B_ATOM_64B` (case-insensitive).
+    ///
+    /// Pre: none. Post: `None` when unknown. Example: `Swizzle::parse("128b") == Some(Swizzle::B128)`.
+    pub fn parse(s: &str) -> Option<Swizzle> {
+        let u = s.trim().to_ascii_uppercase();
+        let u = u.strip_prefix("CU_TENSOR_MAP_SWIZZLE_").unwrap_or(&u);
+        Swizzle::all()
+            .into_iter()
+            .find(|z| z.name() == u || (u == "0" && *z == Swizzle::None))
+            .or(match u {
+                "32" => Some(Swizzle::B32),
+                "64" => Some(Swizzle::B64),
+                "128" => Some(Swizzle::B128),
+                _ => None,
+            })
+    }
+    /// Short name.
+    ///
+    /// Pre: none. Post: as the driver spells it after `SWIZZLE_`. Example: `Swizzle::B64.name() == "64B"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Swizzle::None => "NONE",
+            Swizzle::B32 => "32B",
+            Swizzle::B64 => "64B",
+            Swizzle::B128 => "128B",
+            Swizzle::B128Atom32B => "128B_ATOM_32B",
+            Swizzle::B128Atom32BFlip8B => "128B_ATOM_32B_FLIP_8B",
+            Swizzle::B128Atom64B => "128B_ATOM_64B",
+        }
+    }
+    /// Driver enum name.
+    ///
+    /// Pre: none. Post: `CU_TENSOR_MAP_SWIZZLE_*`. Example: `Swizzle::B128.cu_name()`.
+    pub fn cu_name(self) -> String {
+        format!("CU_TENSOR_MAP_SWIZZLE_{}", self.name())
+    }
+    /// Driver enum value.
+    ///
+    /// Pre: none. Post: `0..=6`. Example: `Swizzle::B128.cu_value() == 3`.
+    pub fn cu_value(self) -> u32 {
+        self as u32
+    }
+    /// The swizzle span in bytes (`None` for no swizzle).
+    ///
+    /// Pre: none. Post: 32, 64 or 128. Example: `Swizzle::B128Atom64B.span() == Some(128)`.
+    pub fn span(self) -> Option<u64> {
+        match self {
+            Swizzle::None => None,
+            Swizzle::B32 => Some(32),
+            Swizzle::B64 => Some(64),
+            _ => Some(128),
+        }
+    }
+    /// Whether it is one of the `128B_ATOM_*` variants.
+    ///
+    /// Pre: none. Post: true for the three atom variants. Example: `!Swizzle::B128.is_atom()`.
+    pub fn is_atom(self) -> bool {
+        matches!(
+            self,
+            Swizzle::B128Atom32B | Swizzle::B128Atom32BFlip8B | Swizzle::B128Atom64B
+        )
+    }
+    /// All swizzles in enum order.
+    ///
+    /// Pre: none. Post: 7 values. Example: `Swizzle::all()[3] == Swizzle::B128`.
+    pub fn all() -> Vec<Swizzle> {
+        use Swizzle::*;
+        vec![
+            None,
+            B32,
+            B64,
+            B128,
+            B128Atom32B,
+            B128Atom32BFlip8B,
+            B128Atom64B,
+        ]
+    }
+}
+
+/// `CUtensorMapL2promotion`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum L2Promotion {
+    /// `NONE`.
+    None,
+    /// `L2_64B`.
+    B64,
+    /// `L2_128B`.
+    B128,
+    /// `L2_256B`.
+    B256,
+}
+
+impl L2Promotion {
+    /// Parses `none`, `64B`, `128B`, `256B` (the `L2_` prefix and `B` are optional).
+    ///
+    /// Pre: none. Post: `None` when unknown. Example: `L2Promotion::parse("L2_128B") == Some(L2Promotion::B128)`.
+    pub fn parse(s: &str) -> Option<L2Promotion> {
+        let l = s.trim().to_ascii_lowercase();
+        let l = l.strip_prefix("l2_").unwrap_or(&l);
+        match l.trim_end_matches('b') {
+            "none" | "0" | "" => Some(L2Promotion::None),
+            "64" => Some(L2Promotion::B64),
+            "128" => Some(L2Promotion::B128),
+            "256" => Some(L2Promotion::B256),
+            _ => None,
+        }
+    }
+    /// Driver enum name.
+    ///
+    /// Pre: none. Post: `CU_TENSOR_MAP_L2_PROMOTION_*`. Example: `L2Promotion::B64.cu_name()`.
+    pub fn cu_name(self) -> &'static str {
+        match self {
+            L2Promotion::None => "CU_TENSOR_MAP_L2_PROMOTION_NONE",
+            L2Promotion::B64 => "CU_TENSOR_MAP_L2_PROMOTION_L2_64B",
+            L2Promotion::B128 => "CU_TENSOR_MAP_L2_PROMOTION_L2_128B",
+            L2Promotion::B256 => "CU_TENSOR_MAP_L2_PROMOTION_L2_256B",
+        }
+    }
+    /// Driver enum value.
+    ///
+    /// Pre: none. Post: `0..=3`. Example: `L2Promotion::B256.cu_value() == 3`.
+    pub fn cu_value(self) -> u32 {
+        self as u32
+    }
+}
+
+/// `CUtensorMapFloatOOBfill`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OobFill {
+    /// `NONE`: out-of-bound elements read as zero.
+    None,
+    /// `NAN_REQUEST_ZERO_FMA`.
+    NanRequestZeroFma,
+}
+
+impl OobFill {
+    /// Parses `none`/`zero` or `nan`/`nan_request_zero_fma`.
+    ///
+    /// Pre: none. Post: `None` when unknown. Example: `OobFill::parse("nan") == Some(OobFill::NanRequestZeroFma)`.
+    pub fn parse(s: &str) -> Option<OobFill> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" | "zero" | "0" => Some(OobFill::None),
+            "nan" | "nan_request_zero_fma" | "1" => Some(OobFill::NanRequestZeroFma),
+            _ => None,
+        }
+    }
+    /// Driver enum name.
+    ///
+    /// Pre: none. Post: `CU_TENSOR_MAP_FLOAT_OOB_FILL_*`. Example: `OobFill::None.cu_name()`.
+    pub fn cu_name(self) -> &'static str {
+        match self {
+            OobFill::None => "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE",
+            OobFill::NanRequestZeroFma => "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA",
+        }
+    }
+    /// Driver enum value.
+    ///
+    /// Pre: none. Post: 0 or 1. Example: `OobFill::None.cu_value() == 0`.
+    pub fn cu_value(self) -> u32 {
+        self as u32
+    }
+}
+
+/// What is known about the global base address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Address {
+    /// The exact address.
+    Exact(u64),
+    /// Only that it is a multiple of this many bytes (e.g. 256 for `cudaMalloc`).
+    Aligned(u64),
+}
+
+impl Address {
+    /// The largest power of two known to divide the address, capped at 2^20.
+    ///
+    /// Pre: none. Post: a power of two in `1..=2^20`. Example: `Address::Exact(48).alignment() == 16`.
+    pub fn alignment(self) -> u64 {
+        let v = match self {
+            Address::Exact(a) => a,
+            Address::Aligned(a) => a,
+        };
+        if v == 0 {
+            1 << 20
+        } else {
+            (1u64 << v.trailing_zeros().min(20)).min(1 << 20)
+        }
+    }
+}
+
+/// A TMA descriptor request, in tensor order (outermost dimension first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// Element type.
+    pub dtype: DataType,
+    /// Tensor shape, outermost first.
+    pub shape: Vec<u64>,
+    /// Strides in elements, outermost first (the last must be 1).
+    pub strides: Vec<u64>,
+    /// Box sizes, outermost first.
+    pub box_dims: Vec<u64>,
+    /// Element strides (traversal steps), outermost first.
+    pub element_strides: Vec<u64>,
+    /// Interleave.
+    pub interleave: Interleave,
+    /// Swizzle.
+    pub swizzle: Swizzle,
+    /// L2 promotion.
+    pub l2_promotion: L2Promotion,
+    /// OOB fill.
+    pub oob_fill: OobFill,
+    /// The global base address or its known alignment.
+    pub address: Address,
+    /// Target compute capability times ten plus minor (90 for H100).
+    pub sm: u32,
+}
+
+impl Request {
+    /// A request for a contiguous row-major tensor with dense boxes, no interleave, no swizzle,
+    /// no L2 promotion, zero OOB fill, a 256-byte aligned base (as from `cudaMalloc`), sm_90.
+    ///
+    /// Pre: none (nothing is checked here; see [`validate`]). Post: `strides` are row-major
+    /// (saturating), `element_strides` all 1.
+    /// Example: `Request::new(DataType::F16, &[1024, 4096], &[64, 128])`.
+    pub fn new(dtype: DataType, shape: &[u64], box_dims: &[u64]) -> Request {
+        let mut strides = vec![1u64; shape.len()];
+        for i in (0..shape.len().saturating_sub(1)).rev() {
+            strides[i] = strides[i + 1].saturating_mul(shape[i + 1]);
+        }
+        Request {
+            dtype,
+            shape: shape.to_vec(),
+            strides,
+            box_dims: box_dims.to_vec(),
+            element_strides: vec![1; shape.len()],
+            interleave: Interleave::None,
+            swizzle: Swizzle::None,
+            l2_promotion: L2Promotion::None,
+            oob_fill: OobFill::None,
+            address: Address::Aligned(256),
+            sm: 90,
+        }
+    }
+
+    /// A request from a Tessera layout: mode `i` of the (flattened) layout is driver dimension `i`
+    /// (CuTe's column-major order matches the driver's innermost-first order).
+    ///
+    /// Pre: every stride is non-negative. Post: tensor order is the reverse of the layout's modes;
+    /// `box_dims` are given in the layout's mode order too.
+    /// Example: `(128,64):(1,128)` with box `(64,32)` is the tensor `[64,128]` with box `[32,64]`.
+    pub fn from_layout(
+        dtype: DataType,
+        layout: &crate::Layout,
+        box_dims_in_mode_order: &[u64],
+    ) -> Result<Request> {
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        for m in layout.flatten().leaves() {
+            let (s, d) = (m.shape, m.stride);
+            if s < 0 || d < 0 {
+                return Err(Error::BadInput {
+                    what: "layout",
+                    value: format!("negative stride or shape in {layout}"),
+                });
+            }
+            shape.push(s as u64);
+            strides.push(d as u64);
+        }
+        shape.reverse();
+        strides.reverse();
+        let mut b = box_dims_in_mode_order.to_vec();
+        b.reverse();
+        let mut r = Request::new(dtype, &shape, &b);
+        r.strides = strides;
+        Ok(r)
+    }
+
+    /// The rank (number of dimensions of the shape).
+    ///
+    /// Pre: none. Post: `shape.len()`. Example: `Request::new(DataType::F16, &[4, 8], &[4, 8]).rank() == 2`.
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Entry `i` of a tensor-order array at driver dimension `d` (`None` if out of range).
+    pub(crate) fn driver(v: &[u64], d: usize) -> Option<u64> {
+        v.len().checked_sub(d + 1).map(|i| v[i])
+    }
+}
