@@ -186,7 +186,41 @@ pub fn tour() -> String {
     t.eval("logical_divide((3,5):(5,1),2:1)");
 
     domains(&mut t);
+    tma_section(&mut t);
     t.out
+}
+
+/// Part III's Fundamental Theorem of TMA Correctness, on real descriptors.
+fn tma_section(t: &mut Tour) {
+    use tessera::tma::{validate, DataType, Request, Swizzle};
+    t.heading("7. Seed III: TMA descriptors and the Fundamental Theorem of TMA Correctness");
+    let show = |t: &mut Tour, title: &str, r: &Request| {
+        t.say(&format!("  {title}:"));
+        for line in crate::tma::render(&validate(r)).lines() {
+            t.say(&format!("    | {line}"));
+        }
+    };
+    let mut a = Request::new(DataType::F16, &[4096, 4096], &[128, 64]);
+    a.swizzle = Swizzle::B128;
+    show(
+        t,
+        "A CUTLASS-style f16 128x64 tile of a 4096x4096 operand, 128B swizzle",
+        &a,
+    );
+    let mut wide = Request::new(DataType::F16, &[4096, 4096], &[128, 128]);
+    wide.swizzle = Swizzle::B128;
+    show(
+        t,
+        "The same with a 128-wide box: 256 inner bytes exceed the 128B swizzle span",
+        &wide,
+    );
+    let mut strided = Request::new(DataType::F32, &[8, 4], &[4, 4]);
+    strided.element_strides = vec![3, 1];
+    show(
+        t,
+        "An element stride of 3 over a box of 4 (nvFuser's TMA modeling, Example 12)",
+        &strided,
+    );
 }
 
 const FIGURE1: &str = include_str!("../../../examples/schedules/figure1_split_6_by_4.tsch");

@@ -179,6 +179,11 @@ fn tour_walks_the_seeds_and_checks_its_claims() {
     assert!(out.contains("predicate (ours): I0 < 15 ∧ I2 < 6"));
     assert!(out.contains("4 | 5 => equivalent: No"));
     assert!(out.contains("4 | 8 => equivalent: Yes"));
+    // TMA: a valid descriptor, a refused one with a checked fix, and the FTTC verdict.
+    assert!(out.contains("boxDim         = {64, 128}"));
+    assert!(out.contains("error[tma_swizzle_span]"));
+    assert!(out.contains("suggestion (checked, valid): boxDim[0] = 64"));
+    assert!(out.contains("FTTC: strong correctness is impossible"));
 }
 
 #[test]
