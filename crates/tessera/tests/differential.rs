@@ -175,8 +175,12 @@ fn pad(l: &Layout, r: usize) -> Layout {
     Layout::concat(parts.iter())
 }
 
-/// `A ∘ T` where `T = (B, complement(B, shape(coalesce(A))))`, by mode; checked composition.
-fn divide_reference(a: &Layout, t: &Tiler) -> Result<Layout, ()> {
+/// Applies `leaf` mode by mode along a tiler, as divides and products do (trailing modes kept).
+fn by_mode_reference(
+    a: &Layout,
+    t: &Tiler,
+    leaf: &dyn Fn(&Layout, &Layout) -> Result<Layout, ()>,
+) -> Result<Layout, ()> {
     match t {
         Tiler::Under => Ok(a.clone()),
         Tiler::Tuple(ts) => {
@@ -184,64 +188,46 @@ fn divide_reference(a: &Layout, t: &Tiler) -> Result<Layout, ()> {
                 .modes()
                 .enumerate()
                 .map(|(i, m)| match ts.get(i) {
-                    Some(ti) => divide_reference(&m, ti),
+                    Some(ti) => by_mode_reference(&m, ti, leaf),
                     None => Ok(m),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Layout::concat(parts.iter()))
         }
-        leaf => {
-            let b = match leaf {
-                Tiler::Layout(b) => b.clone(),
-                Tiler::Int(n) => Layout::mode(*n, if *n == 1 { 0 } else { 1 }).unwrap(),
-                _ => unreachable!(),
-            };
-            let target = algebra::coalesce(a).unwrap().shape();
-            let rest = algebra::complement(&b, &target).map_err(|_| ())?;
-            let tl = Layout::concat([&b, &rest]);
-            // The reference function, point by point, as a layout over T's shape.
-            let r = algebra::composition(a, &tl).map_err(|_| ())?;
-            if !composes(a, &tl, &r) {
-                return Err(());
-            }
-            Ok(r)
-        }
+        Tiler::Layout(b) => leaf(a, b),
+        Tiler::Int(n) => leaf(a, &Layout::mode(*n, if *n == 1 { 0 } else { 1 }).unwrap()),
     }
+}
+
+/// `A ∘ T` where `T = (B, complement(B, shape(coalesce(A))))`, by mode; checked composition.
+fn divide_reference(a: &Layout, t: &Tiler) -> Result<Layout, ()> {
+    by_mode_reference(a, t, &|a, b| {
+        let target = algebra::coalesce(a).unwrap().shape();
+        let rest = algebra::complement(b, &target).map_err(|_| ())?;
+        let tl = Layout::concat([b, &rest]);
+        // The reference function, point by point, as a layout over T's shape.
+        let r = algebra::composition(a, &tl).map_err(|_| ())?;
+        if !composes(a, &tl, &r) {
+            return Err(());
+        }
+        Ok(r)
+    })
 }
 
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, by mode; checked composition.
 fn product_reference(a: &Layout, t: &Tiler) -> Result<Layout, ()> {
-    match t {
-        Tiler::Under => Ok(a.clone()),
-        Tiler::Tuple(ts) => {
-            let parts = a
-                .modes()
-                .enumerate()
-                .map(|(i, m)| match ts.get(i) {
-                    Some(ti) => product_reference(&m, ti),
-                    None => Ok(m),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Layout::concat(parts.iter()))
+    by_mode_reference(a, t, &|a, b| {
+        let m = size(a) * b.cosize().unwrap();
+        let c = algebra::complement(a, &IntTuple::leaf(m)).map_err(|_| ())?;
+        if !complements(a, m, &c) {
+            return Err(());
         }
-        leaf => {
-            let b = match leaf {
-                Tiler::Layout(b) => b.clone(),
-                Tiler::Int(n) => Layout::mode(*n, if *n == 1 { 0 } else { 1 }).unwrap(),
-                _ => unreachable!(),
-            };
-            let m = size(a) * b.cosize().unwrap();
-            let c = algebra::complement(a, &IntTuple::leaf(m)).map_err(|_| ())?;
-            if !complements(a, m, &c) {
-                return Err(());
-            }
-            let r = algebra::composition(&c, &b).map_err(|_| ())?;
-            if !composes(&c, &b, &r) {
-                return Err(());
-            }
-            Ok(Layout::concat([a, &r]))
+        let r = algebra::composition(&c, b).map_err(|_| ())?;
+        if !composes(&c, b, &r) {
+            return Err(());
         }
-    }
+        Ok(Layout::concat([a, &r]))
+    })
 }
 
 #[test]
