@@ -16,6 +16,9 @@ use tessera::tma::{
 /// contiguous), as in `--shape 1024,4096 --box 64,128`; reports use the driver's order too.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Also draw the tensor tiled by boxes (rank 1 or 2) as SVG into this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// A JSON file with the request (keys as the flags: dtype, shape, strides, box,
     /// element_strides, interleave, swizzle, l2, oob, address, align, sm, layout); flags override it.
     #[arg(long)]
@@ -759,6 +762,30 @@ pub fn run(a: Args) -> ExitCode {
         Err((code, m)) => return fail(&code, m),
     };
     let rep = validate(&r);
+    if let Some(path) = &a.svg {
+        let tiling = tessera::render::TmaTiling {
+            shape: r
+                .shape
+                .iter()
+                .map(|&v| i64::try_from(v).unwrap_or(i64::MAX))
+                .collect(),
+            box_shape: r
+                .box_dims
+                .iter()
+                .map(|&v| i64::try_from(v).unwrap_or(i64::MAX))
+                .collect(),
+            element_strides: r
+                .element_strides
+                .iter()
+                .map(|&v| i64::try_from(v).unwrap_or(i64::MAX))
+                .collect(),
+        };
+        let picture = tessera::render::tma_svg(&tiling).map_err(|e| e.to_string());
+        if let Err(m) = picture.and_then(|p| std::fs::write(path, p.svg).map_err(|e| e.to_string()))
+        {
+            return fail("svg", m);
+        }
+    }
     let text = if a.json {
         let mut s = serde_json::to_string_pretty(&to_json(&rep)).unwrap_or_default();
         s.push('\n');

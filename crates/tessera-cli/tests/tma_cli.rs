@@ -191,3 +191,27 @@ fn driver_cases_sample_agree() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("| 2000 | 2000 |"), "{out}");
 }
+
+#[test]
+fn svg_picture_of_the_boxes() {
+    let out = std::env::temp_dir().join(format!("tessera-tma-{}.svg", std::process::id()));
+    let path = out.to_str().unwrap();
+    let (code, _, _) = tma(&[
+        "--dtype", "f32", "--shape", "6,12", "--box", "4,4", "--svg", path,
+    ]);
+    assert_eq!(code, 0);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert!(svg.starts_with("<svg"));
+    assert!(
+        svg.contains("Tensor 6x12 tiled by 4x4 TMA boxes"),
+        "{}",
+        &svg[..300.min(svg.len())]
+    );
+    // A rank-3 request has no picture: a typed error, not a panic.
+    let (code, _, err) = tma(&[
+        "--dtype", "f32", "--shape", "2,6,12", "--box", "1,4,4", "--svg", path,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("error[svg]"), "{err}");
+}
