@@ -58,19 +58,6 @@ fn composition_mismatches(a: &Layout, b: &Layout, r: &Layout) -> Option<(i64, i6
     Some((bad, n))
 }
 
-/// `true` when `l` is a bijection from its domain onto `[0, size(l))`.
-fn is_bijection_onto_interval(l: &Layout) -> bool {
-    let Ok(n) = l.size() else { return false };
-    let mut seen = vec![false; n as usize];
-    for i in 0..n {
-        match l.eval(i) {
-            Ok(v) if (0..n).contains(&v) && !seen[v as usize] => seen[v as usize] = true,
-            _ => return false,
-        }
-    }
-    true
-}
-
 /// The whole tour as text.
 pub fn tour() -> String {
     let mut t = Tour { out: String::new() };
@@ -112,7 +99,7 @@ pub fn tour() -> String {
             algebra::coalesce(&c)
                 .map(|x| x.to_string())
                 .unwrap_or_default(),
-            is_bijection_onto_interval(&c)
+            algebra::decide::bijection_by_enumeration(&c, 24).unwrap_or(false)
         ));
     }
     t.say("  The seed's badTile: 128*16 = 2048 does not divide 2040.");

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{arb_layout, arb_shape, eval, image, size};
+use common::{arb_layout, arb_shape, eval, image, size, tractable};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tessera::algebra::{self, Tiler};
@@ -28,22 +28,6 @@ fn refines(b: &Layout, r: &Layout) -> bool {
         }
     }
     go(bt, rt)
-}
-
-/// Sorted by stride, each `s_i·d_i` divides `d_{i+1}`, after dropping stride-0 and size-1 modes.
-fn tractable(l: &Layout) -> bool {
-    let mut modes: Vec<(i64, i64)> = l
-        .shape()
-        .as_ref()
-        .leaves()
-        .zip(l.stride().as_ref().leaves())
-        .filter(|&(s, d)| s != 1 && d != 0)
-        .collect();
-    if modes.iter().any(|&(_, d)| d < 0) {
-        return false;
-    }
-    modes.sort_by_key(|&(_, d)| d);
-    modes.windows(2).all(|w| w[1].1 % (w[0].0 * w[0].1) == 0)
 }
 
 proptest! {

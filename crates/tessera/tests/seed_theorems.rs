@@ -4,6 +4,9 @@
 //! Bounds: rank ≤ 2 with shapes 1..=8 and strides 0..=64; rank 3 with shapes 1..=4 and strides
 //! 0..=16.
 
+mod common;
+
+use common::tractable_modes;
 use tessera::algebra;
 use tessera::layout::IntTuple;
 use tessera::Layout;
@@ -112,16 +115,6 @@ fn packed_merge_is_sound() {
     }
 }
 
-fn tractable(m: &[(i64, i64)]) -> bool {
-    let mut f: Vec<(i64, i64)> = m
-        .iter()
-        .copied()
-        .filter(|&(s, d)| s > 1 && d != 0)
-        .collect();
-    f.sort_by_key(|x| x.1);
-    f.windows(2).all(|w| w[1].1 % (w[0].0 * w[0].1) == 0)
-}
-
 /// Seed III: the complement tiles without overlap. For every small layout and three cotargets,
 /// `complement` succeeds exactly on the tractable layouts, and then `(filter(A), R)` is a
 /// bijection onto `[0, n)` with `n ≥ M`, and R is ordered.
@@ -136,7 +129,7 @@ fn complement_tiles_without_overlap() {
             match algebra::complement(&a, &IntTuple::leaf(cot)) {
                 Ok(r) => {
                     assert!(
-                        tractable(m),
+                        tractable_modes(m),
                         "complement({a}) = {r} but {a} is not tractable"
                     );
                     let rm = modes_of(&r);
@@ -161,7 +154,7 @@ fn complement_tiles_without_overlap() {
                     checked += 1;
                 }
                 Err(e) => {
-                    assert!(!tractable(m), "complement({a}, {cot}) failed: {e}");
+                    assert!(!tractable_modes(m), "complement({a}, {cot}) failed: {e}");
                 }
             }
         }

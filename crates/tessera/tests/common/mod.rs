@@ -26,6 +26,28 @@ pub fn eval(l: &Layout, i: i64) -> i64 {
     sign * acc
 }
 
+/// Colfax's tractability of flat modes `(shape, stride)`: after dropping size-1 and stride-0
+/// modes and sorting by stride, every stride is non-negative and each `s_i·d_i` divides
+/// `d_{i+1}`.
+pub fn tractable_modes(modes: &[(i64, i64)]) -> bool {
+    let mut f: Vec<(i64, i64)> = modes
+        .iter()
+        .copied()
+        .filter(|&(s, d)| s != 1 && d != 0)
+        .collect();
+    if f.iter().any(|&(_, d)| d < 0) {
+        return false;
+    }
+    f.sort_by_key(|&(_, d)| d);
+    f.windows(2).all(|w| w[1].1 % (w[0].0 * w[0].1) == 0)
+}
+
+/// [`tractable_modes`] of a layout's leaves.
+pub fn tractable(l: &Layout) -> bool {
+    let modes: Vec<(i64, i64)> = l.leaves().map(|m| (m.shape, m.stride)).collect();
+    tractable_modes(&modes)
+}
+
 /// The number of points of the layout's domain.
 pub fn size(l: &Layout) -> i64 {
     l.shape().as_ref().leaves().product()
