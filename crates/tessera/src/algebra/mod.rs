@@ -11,6 +11,7 @@ pub mod decide;
 pub mod divide;
 pub mod inverse;
 pub mod product;
+pub mod ragged;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
 pub use complement::{complement, complement1, complement1_with, complement_default};
