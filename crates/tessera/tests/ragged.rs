@@ -236,3 +236,134 @@ fn local_tile_and_partition_agree_with_enumeration() {
         }
     }
 }
+
+mod predicates {
+    use super::*;
+    use proptest::prelude::*;
+    use tessera::domain::ragged::{analyze, Bound};
+
+    /// The user coordinates (root values) of global padded index `g`: per mode, the colex
+    /// digits of its padded index over the mode's leaves, the last one unbounded.
+    fn roots(r: &Ragged, g: i64) -> Vec<i64> {
+        let mut out = Vec::new();
+        let mut rest = g;
+        for m in &r.modes {
+            let mut x = rest % m.padded_size;
+            rest /= m.padded_size;
+            let leaves: Vec<i64> = m.mode.leaves().map(|l| l.shape).collect();
+            for (k, s) in leaves.iter().enumerate() {
+                if k + 1 == leaves.len() {
+                    out.push(x);
+                } else {
+                    out.push(x % s);
+                    x /= s;
+                }
+            }
+        }
+        out
+    }
+
+    /// Root names in the same order as [`roots`].
+    fn root_names(a: &tessera::domain::ragged::RaggedAnalysis) -> Vec<String> {
+        let s = &a.combined;
+        s.roots().iter().map(|&i| s.name(i).to_string()).collect()
+    }
+
+    fn holds(bounds: &[Bound], names: &[String], vals: &[i64]) -> bool {
+        bounds.iter().all(|b| {
+            let k = names
+                .iter()
+                .position(|n| *n == b.coordinate)
+                .expect("a root");
+            vals[k] < b.extent
+        })
+    }
+
+    /// Equivalence and minimality of the predicate by enumeration of the padded domain.
+    pub fn check(a: &Layout, t: &Tiler) -> Option<(usize, bool)> {
+        let r = ragged_divide(a, t, Arrangement::Logical).ok()?;
+        let an = analyze(&r, None).unwrap();
+        let names = root_names(&an);
+        assert_eq!(an.over_allocation, r.holes);
+        let mut witness = vec![false; an.predicate.len()];
+        for g in 0..r.points {
+            let v = roots(&r, g);
+            let valid = r.classify(g).is_some();
+            assert_eq!(
+                holds(&an.predicate, &names, &v),
+                valid,
+                "{a} / {t:?}: predicate {:?} wrong at {v:?}",
+                an.predicate
+            );
+            for (k, w) in witness.iter_mut().enumerate() {
+                let mut rest = an.predicate.clone();
+                rest.remove(k);
+                if !valid && holds(&rest, &names, &v) {
+                    *w = true;
+                }
+            }
+        }
+        assert!(
+            witness.iter().all(|&w| w),
+            "{a} / {t:?}: predicate {:?} is not minimal",
+            an.predicate
+        );
+        assert_eq!(an.predicate.is_empty(), r.holes == 0);
+        Some((an.predicate.len(), an.minimal_checked))
+    }
+
+    #[test]
+    fn predicates_exact_and_minimal_on_small_divides() {
+        let mut cases = 0;
+        let mut bounds = 0;
+        for a in layouts() {
+            let mut tilers = leaf_tilers();
+            if a.rank() >= 2 {
+                for x in leaf_tilers() {
+                    for y in leaf_tilers() {
+                        tilers.push(Tiler::Tuple(vec![x.clone(), y]));
+                    }
+                }
+            }
+            for t in &tilers {
+                if let Some((n, checked)) = check(&a, t) {
+                    assert!(checked);
+                    cases += 1;
+                    bounds += n;
+                }
+            }
+        }
+        eprintln!("ragged predicates: {cases} divides, {bounds} bounds, each exact and minimal");
+        assert!(cases > 10000);
+    }
+
+    fn leaf_tiler() -> impl Strategy<Value = Tiler> {
+        prop_oneof![
+            Just(Tiler::Under),
+            (1i64..40).prop_map(Tiler::Int),
+            (1i64..12, 1i64..5).prop_map(|(b, e)| Tiler::Layout(Layout::mode(b, e).unwrap())),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn random_ragged_divides(
+            s0 in 1i64..60, s1 in 1i64..60, split in 1i64..4, rowmajor: bool,
+            t0 in leaf_tiler(), t1 in leaf_tiler(), whole: bool,
+        ) {
+            // A hierarchical first mode when `split` divides s0.
+            let a: Layout = if split > 1 && s0 % split == 0 {
+                let q = s0 / split;
+                format!("(({split},{q}),{s1}):((1,{split}),{s0})").parse().unwrap()
+            } else if rowmajor {
+                format!("({s0},{s1}):({s1},1)").parse().unwrap()
+            } else {
+                format!("({s0},{s1}):(1,{s0})").parse().unwrap()
+            };
+            let t = if whole { t0 } else { Tiler::Tuple(vec![t0, t1]) };
+            check(&a, &t);
+            brute(&a, &t, Arrangement::Zipped);
+        }
+    }
+}
