@@ -203,9 +203,22 @@ impl std::fmt::Display for Ragged {
         }
         write!(
             f,
-            " [{} points, {} valid, {} holes]",
-            self.points, self.valid, self.holes
+            " [{} points, {} valid, {}]",
+            self.points,
+            self.valid,
+            holes_text(self.holes)
         )
+    }
+}
+
+/// `"1 hole"`, `"24 holes"`.
+///
+/// Pre: none. Post: singular only for 1. Example: `holes_text(0) == "0 holes"`.
+pub fn holes_text(n: i64) -> String {
+    if n == 1 {
+        "1 hole".into()
+    } else {
+        format!("{n} holes")
     }
 }
 
@@ -225,6 +238,19 @@ fn period(b: &Layout) -> Result<i64> {
                         m.shape, m.stride
                     ),
                     value: m.stride,
+                },
+            ));
+        }
+        if m.stride == 0 {
+            return Err(Error::failed(
+                Error::NonInjective,
+                "ragged_divide",
+                Obligation::Injective {
+                    layout: b.to_string(),
+                    witness: format!(
+                        "the mode {}:0 maps all of its {} coordinates to one index",
+                        m.shape, m.shape
+                    ),
                 },
             ));
         }

@@ -141,15 +141,23 @@ fn mode_label(m: &RaggedMode, names: &[String]) -> String {
     }
 }
 
-/// Adds the IterDomains of one mode to `s`; returns the loop IterDomains in T's leaf order.
-fn build_mode(s: &mut Schedule, m: &RaggedMode, names: &[String]) -> Result<Vec<Id>> {
-    let roots: Vec<Id> = mode_roots(m, names)
-        .into_iter()
-        .map(|(n, e)| s.iter(&n, Extent::Const(e)))
+/// Adds the IterDomains of one mode to `s`; returns the loop IterDomains in T's leaf order, each
+/// with its stride in the mode's padded index.
+fn build_mode(s: &mut Schedule, m: &RaggedMode, names: &[String]) -> Result<Vec<(Id, i64)>> {
+    let roots_ext = mode_roots(m, names);
+    let roots: Vec<Id> = roots_ext
+        .iter()
+        .map(|(n, e)| s.iter(n, Extent::Const(*e)))
         .collect::<Result<_>>()?;
     let label = mode_label(m, names);
     if m.tiler.is_none() {
-        return Ok(roots);
+        let mut w = 1i64;
+        let mut out = Vec::new();
+        for (&r, (_, e)) in roots.iter().zip(&roots_ext) {
+            out.push((r, w));
+            w = w.saturating_mul(*e);
+        }
+        return Ok(out);
     }
     // Colexicographic 1-D index: the last leaf is outermost.
     let mut merged = *roots.last().expect("a mode has a leaf");
@@ -231,12 +239,16 @@ fn build_mode(s: &mut Schedule, m: &RaggedMode, names: &[String]) -> Result<Vec<
             ids[digits[q - 1]] = Some(o);
         }
     }
-    let mut out: Vec<Id> = ids.into_iter().flatten().collect();
+    let mut out: Vec<(Id, i64)> = ids
+        .into_iter()
+        .zip(&leaves)
+        .filter_map(|(i, l)| i.map(|i| (i, l.2)))
+        .collect();
     if outer_leaf.is_none() {
-        out.push(outer);
+        out.push((outer, k));
     }
     if q == 0 {
-        out.push(w);
+        out.push((w, 1));
     }
     Ok(out)
 }
@@ -248,7 +260,10 @@ fn build_mode(s: &mut Schedule, m: &RaggedMode, names: &[String]) -> Result<Vec<
 /// Example: mode `1000:4096` divided by 128 gives `m_r, m_t = split m by 128`.
 pub fn mode_schedule(m: &RaggedMode, names: &[String]) -> Result<Schedule> {
     let mut s = Schedule::new();
-    let l = build_mode(&mut s, m, names)?;
+    let l: Vec<Id> = build_mode(&mut s, m, names)?
+        .into_iter()
+        .map(|x| x.0)
+        .collect();
     s.loop_domain = Some(l.clone());
     s.allocation = Some(Allocation {
         ids: l,
@@ -363,7 +378,11 @@ pub fn analyze(r: &Ragged, names: Option<&[String]>) -> Result<RaggedAnalysis> {
     let mut combined = Schedule::new();
     let mut loop_ids = Vec::new();
     for m in &r.modes {
-        loop_ids.extend(build_mode(&mut combined, m, &names)?);
+        loop_ids.extend(
+            build_mode(&mut combined, m, &names)?
+                .into_iter()
+                .map(|x| x.0),
+        );
     }
     combined.loop_domain = Some(loop_ids.clone());
     combined.allocation = Some(Allocation {
@@ -392,6 +411,36 @@ pub fn analyze(r: &Ragged, names: Option<&[String]>) -> Result<RaggedAnalysis> {
         over_allocation,
         correctness,
     })
+}
+
+/// All modes in one schedule whose loop domain is one padded IterDomain per mode (`m_pad{P}`,
+/// the merge of the mode's loop IterDomains from the largest stride down): the loop points are the
+/// padded coordinates in the user's order, as the iteration-space picture draws them.
+///
+/// Pre: as [`analyze`]. Post: `P_0 · P_1 · …` loop points, of which `size(A)` valid; the holes are
+/// those of the ragged divide (the merges add none, Theorem 2 (merge)).
+/// Example: `(10,12):(12,1)` by `(4,8)` gives the loop domain `[m_pad{12}, n_pad{16}]`.
+pub fn padded_schedule(r: &Ragged, names: Option<&[String]>) -> Result<Schedule> {
+    let names = names_for(r, names)?;
+    let mut s = Schedule::new();
+    let mut loop_ids = Vec::new();
+    for m in &r.modes {
+        let mut ids = build_mode(&mut s, m, &names)?;
+        ids.sort_by_key(|x| std::cmp::Reverse(x.1));
+        let label = mode_label(m, &names);
+        let mut cur = ids[0].0;
+        for (k, x) in ids.iter().enumerate().skip(1) {
+            let name = if k + 1 == ids.len() {
+                format!("{label}_pad")
+            } else {
+                format!("{label}_pad{k}")
+            };
+            cur = s.merge(cur, x.0, &name)?;
+        }
+        loop_ids.push(cur);
+    }
+    s.loop_domain = Some(loop_ids);
+    Ok(s)
 }
 
 /// The predicate as one expression, `m < 1000 && n < 4100` (`true` when there is no hole).
