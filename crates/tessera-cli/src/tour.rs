@@ -171,10 +171,66 @@ pub fn tour() -> String {
     }
     t.say("  A box that does not divide the tensor (a 3x5 tensor cut by 2):");
     t.eval("logical_divide((3,5):(5,1),2:1)");
+    t.say("  Its ragged form: the padded domain, with the one hole (section 8):");
+    t.eval("ragged_logical_divide((3,5):(5,1),2:1)");
 
     domains(&mut t);
     tma_section(&mut t);
+    ragged_section(&mut t);
     t.out
+}
+
+/// A real residue end to end: M = 1000 rows cut into 128-row CTA tiles.
+fn ragged_section(t: &mut Tour) {
+    use tessera::algebra::ragged::{ragged_divide, Arrangement};
+    use tessera::algebra::Tiler;
+    t.heading("8. Ragged tiles: a GEMM with M = 1000 and 128x64 CTA tiles");
+    t.say("  CuTe pads the divide silently (8 tiles of 128 rows cover 1024 > 1000) and leaves the");
+    t.say(
+        "  residue to hand-written predicates. The ragged divide says where the holes are, which",
+    );
+    t.say("  bound guards them (the domain engine's minimal predicate), and what TMA does there:");
+    let expr = "zipped_divide((1000,4096):(4096,1),(128,64))";
+    match crate::ragged::report(expr, Some("m,k"), tessera::tma::DataType::F16, false) {
+        Ok(text) => {
+            for line in text.lines() {
+                t.say(&format!("    | {line}"));
+            }
+        }
+        Err(e) => t.say(&format!("    {e}")),
+    }
+    // Check every padded coordinate now: holes counted, the predicate agrees at each point.
+    let a = layout("(1000,4096):(4096,1)");
+    let tiler = Tiler::Tuple(vec![Tiler::Int(128), Tiler::Int(64)]);
+    if let Ok(r) = ragged_divide(&a, &tiler, Arrangement::Zipped) {
+        let (mut holes, mut agree, mut reached) = (0i64, true, vec![false; r.valid as usize]);
+        for j in 0..r.points {
+            let Ok(g) = r.index.eval(j) else {
+                agree = false;
+                break;
+            };
+            let m = g % r.modes[0].padded_size;
+            match r.classify(g) {
+                None => {
+                    holes += 1;
+                    agree &= m >= 1000;
+                }
+                Some(i) => {
+                    agree &= m < 1000 && !reached[i as usize];
+                    reached[i as usize] = true;
+                }
+            }
+        }
+        let all = reached.iter().all(|&b| b);
+        t.say(&format!(
+            "  checked now over all {} padded coordinates: {holes} holes; `m < 1000` holds exactly at the valid ones: {agree}; each of the {} elements reached once: {all}",
+            r.points, r.valid
+        ));
+    }
+    t.say("  The last row of tiles (rest coordinate (7,0)) is the residue: 104 of its 128 rows are valid:");
+    t.eval("ragged_local_tile((1000,4096):(4096,1),(128,64),(7,0))");
+    t.say("  One thread of a 32x4 thread grid over the M = 1000 column block (local_partition):");
+    t.eval("ragged_local_partition((1000,64):(4096,1),(32,4):(4,1),127)");
 }
 
 /// Part III's Fundamental Theorem of TMA Correctness, on real descriptors.

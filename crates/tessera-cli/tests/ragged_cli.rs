@@ -138,3 +138,19 @@ fn plain_divide_error_points_to_the_ragged_form() {
         "{err}"
     );
 }
+
+#[test]
+fn tour_shows_the_m1000_residue_end_to_end() {
+    let (code, out, _) = tessera(&["tour"], None);
+    assert_eq!(code, 0);
+    for want in [
+        "== 8. Ragged tiles: a GEMM with M = 1000 and 128x64 CTA tiles ==",
+        "predicate  m < 1000   (minimal, checked by enumeration)",
+        "checked now over all 4194304 padded coordinates: 98304 holes; `m < 1000` holds exactly at the valid ones: true; each of the 4096000 elements reached once: true",
+        "98304 holes: 98304 zero-filled by the hardware",
+        "= (128,64):(4096,1) + 3670016 [8192 points, 6656 valid, 1536 holes]",
+        "= index (2,8):(1,2) [16 points, 15 valid, 1 hole]",
+    ] {
+        assert!(out.contains(want), "missing `{want}`");
+    }
+}

@@ -253,7 +253,34 @@ fn examples() -> Vec<(&'static str, Picture)> {
             })
             .unwrap(),
         ),
+        ("ragged_10x12_by_4x8", ragged_grid()),
     ]
+}
+
+/// `zipped_divide((10,12):(12,1),(4,8))` over its padded 12x16 domain (72 holes).
+fn ragged_grid() -> Picture {
+    use tessera::algebra::ragged::{ragged_divide, Arrangement};
+    use tessera::algebra::Tiler;
+    let a = "(10,12):(12,1)".parse().unwrap();
+    let t = Tiler::Tuple(vec![Tiler::Int(4), Tiler::Int(8)]);
+    let r = ragged_divide(&a, &t, Arrangement::Zipped).unwrap();
+    tessera::render::ragged::grid_svg(&r).unwrap()
+}
+
+#[test]
+fn ragged_grid_marks_its_holes() {
+    let p = ragged_grid();
+    assert_eq!(p.marks.len(), 12 * 16);
+    let pix = render(&p);
+    let mut holes = 0;
+    for (k, m) in p.marks.iter().enumerate() {
+        let (row, col) = (k / 16, k % 16);
+        let hole = row >= 10 || col >= 12;
+        assert_eq!(m.fill == HOLE, hole, "cell ({row}, {col})");
+        assert_eq!(cell_fill(&pix, m), m.fill);
+        holes += hole as usize;
+    }
+    assert_eq!(holes, 72);
 }
 
 #[test]

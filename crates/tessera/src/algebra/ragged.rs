@@ -670,7 +670,15 @@ pub fn ragged_local_tile(a: &Layout, tiler: &Tiler, coord: &IntTuple) -> Result<
 /// (colexicographic) coordinate `c_i` with `threads(c) == thread` (CuTe's `get_flat_coord`).
 fn thread_coord(threads: &Layout, thread: i64) -> Result<Vec<i64>> {
     let n = threads.size()?;
-    for x in 0..n.min(MAX_SLICE_POINTS) {
+    if n > MAX_SLICE_POINTS {
+        return Err(Error::TooLarge {
+            op: "local_partition",
+            what: format!("the thread layout {threads}"),
+            size: n,
+            bound: MAX_SLICE_POINTS,
+        });
+    }
+    for x in 0..n {
         if threads.eval(x)? == thread {
             let mut out = Vec::new();
             let mut rest = x;
