@@ -16,6 +16,8 @@ use tessera::tma::ragged::{ragged_verdict, verdict_text, RaggedTma};
 use tessera::tma::DataType;
 
 /// What a ragged expression evaluates to.
+// Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
+#[allow(clippy::large_enum_variant)]
 pub enum Outcome {
     /// A divide.
     Divide(Ragged),

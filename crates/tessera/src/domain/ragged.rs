@@ -15,7 +15,7 @@
 use super::alloc::{allocation_info, check_lowering, Lowering, Reduction};
 use super::codegen::{emit, Lang};
 use super::error::{Error, Result};
-use super::eval::{check_predicate, count, Space};
+use super::eval::{count, Space};
 use super::ir::{Allocation, Id, Schedule, SplitKind};
 use super::predicate::{derive, Derivation};
 use super::symbolic::Extent;
@@ -364,7 +364,6 @@ pub fn analyze(r: &Ragged, names: Option<&[String]>) -> Result<RaggedAnalysis> {
                     row.weak &= c.weak;
                     row.strong &= c.strong;
                 }
-                let _ = check_predicate(&space, &d.chosen)?;
             }
         }
         modes.push(ModeSchedule {
