@@ -200,6 +200,22 @@ fn divide_lines(o: &mut String, r: &Ragged, an: &RaggedAnalysis) {
                 m.padded_size,
                 holes_text(m.holes())
             ));
+            if let Ok(sites) = m.hole_sites(6) {
+                if !sites.is_empty() {
+                    let list: Vec<String> =
+                        sites.iter().map(|(t, r)| format!("({t},{r})")).collect();
+                    o.push_str(&format!(
+                        "    holes at (tile, rest) = {}{} (T(tile, rest) >= {})\n",
+                        list.join(", "),
+                        if (sites.len() as i64) < m.holes() {
+                            ", ..."
+                        } else {
+                            ""
+                        },
+                        m.size
+                    ));
+                }
+            }
         }
     }
     o.push_str(&format!(

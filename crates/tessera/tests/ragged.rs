@@ -8,6 +8,8 @@ use tessera::algebra::ragged::{
 use tessera::algebra::{flat_divide, logical_divide, tiled_divide, zipped_divide, Tiler};
 use tessera::Layout;
 
+static EXACT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 const ARRANGEMENTS: [Arrangement; 4] = [
     Arrangement::Logical,
     Arrangement::Zipped,
@@ -75,7 +77,18 @@ fn brute(a: &Layout, t: &Tiler, arr: Arrangement) -> Option<Ragged> {
                 l.to_string(),
                 "{a} / {t:?}: exact case differs"
             );
+            EXACT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+    for m in &r.modes {
+        let sites = m.hole_sites(usize::MAX).unwrap();
+        for &(tc, rc) in &sites {
+            let v = m.rest_index().unwrap().eval(rc).unwrap()
+                + m.tile_index().unwrap().eval(tc).unwrap();
+            assert!(v >= m.size);
+        }
+        let want = if m.tiler.is_some() { m.holes() } else { 0 };
+        assert_eq!(sites.len() as i64, want);
     }
     Some(r)
 }
@@ -144,7 +157,8 @@ fn brute_force_small_divides() {
         }
     }
     eprintln!(
-        "ragged brute force: {cases} divides, {with_holes} with holes, {with_layout} with a layout"
+        "ragged brute force: {cases} divides, {with_holes} with holes, {with_layout} with a layout, {} exact ones equal to the plain divide",
+        EXACT.load(std::sync::atomic::Ordering::Relaxed)
     );
     assert!(cases > 5000 && with_holes > 2000, "{cases} {with_holes}");
 }

@@ -106,6 +106,35 @@ impl RaggedMode {
         self.padded_size - self.size
     }
 
+    /// The first `limit` holes of this mode, as `(tile coordinate, rest coordinate)` (1-D,
+    /// colexicographic within each part), in rest-then-tile order; empty beyond
+    /// [`MAX_SLICE_POINTS`] padded points.
+    ///
+    /// Pre: none. Post: each listed coordinate has `T(tile, rest) >= N`. Example: 1000 rows by 128
+    /// give `(104, 7), (105, 7), …`.
+    pub fn hole_sites(&self, limit: usize) -> Result<Vec<(i64, i64)>> {
+        let (Some(t), Some(r)) = (self.tile_index(), self.rest_index()) else {
+            return Ok(Vec::new());
+        };
+        if self.padded_size > MAX_SLICE_POINTS || self.holes() == 0 {
+            return Ok(Vec::new());
+        }
+        let (ts, rs) = (t.size()?, r.size()?);
+        let mut out = Vec::new();
+        for rc in 0..rs {
+            let base = r.eval(rc)?;
+            for tc in 0..ts {
+                if out.len() >= limit {
+                    return Ok(out);
+                }
+                if base + t.eval(tc)? >= self.size {
+                    out.push((tc, rc));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The layout of the tile part of the index map (`B`), if the mode is divided.
     ///
     /// Pre: none. Post: `Some` iff `tiler` is. Example: mode `1000:4096` by 128 gives `128:1`.
