@@ -6,7 +6,7 @@
     inductive types.  [bridge/main.ml] converts at the edges. *)
 
 From Coq Require Extraction.
-From Tessera Require Import Bridge.
+From Tessera Require Import Bridge Composition.
 
 Extraction Language OCaml.
-Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z.
+Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition.

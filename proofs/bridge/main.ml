@@ -3,7 +3,11 @@
    Reads one request per line on stdin and writes one answer per line:
      c e1 s1 e2 s2 ...   ->  rust_coalesceZ [(e1,s1); (e2,s2); ...]
      k n d m             ->  complement1Z n d m
-   An answer is the result's modes, "e1 s1 e2 s2 ...".  This file is the
+     x nA e1 s1 ... nL d1 k1 r1 rho1 ... rk rhok d2 k2 ...
+                         ->  certified_composition A leaves ("1" or "0"):
+                             A's nA modes, then nL leaves of B, each its
+                             stride and the candidate's k modes for it
+   An answer is the result's modes, "e1 s1 e2 s2 ...", or a bit.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
 
@@ -43,6 +47,42 @@ let show modes =
        (fun m -> [ string_of_int (int_of_z m.zextent); string_of_int (int_of_z m.zstride) ])
        (list_of_coq modes))
 
+(* Takes [n] items parsed by [item] off the front of an integer list. *)
+let rec take n item ints =
+  if n = 0 then ([], ints)
+  else
+    let x, rest = item ints in
+    let xs, rest = take (n - 1) item rest in
+    (x :: xs, rest)
+
+let mode_item = function
+  | e :: s :: rest -> ({ zextent = z_of_int e; zstride = z_of_int s }, rest)
+  | _ -> failwith "truncated mode"
+
+let pair_item = function
+  | r :: rho :: rest -> (Pair (z_of_int r, z_of_int rho), rest)
+  | _ -> failwith "truncated piece"
+
+let leaf_item = function
+  | d :: k :: rest ->
+      let rr, rest = take k pair_item rest in
+      (Pair (z_of_int d, coq_of_list rr), rest)
+  | _ -> failwith "truncated leaf"
+
+let certified ints =
+  match ints with
+  | na :: rest -> (
+      let a, rest = take na mode_item rest in
+      match rest with
+      | nl :: rest -> (
+          let leaves, rest = take nl leaf_item rest in
+          if rest <> [] then failwith "trailing integers";
+          match certified_composition (coq_of_list a) (coq_of_list leaves) with
+          | True -> "1"
+          | False -> "0")
+      | [] -> failwith "missing leaves")
+  | [] -> failwith "missing A"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -50,6 +90,7 @@ let answer line =
   | [ "k"; n; d; m ] ->
       show (complement1Z (z_of_int (int_of_string n)) (z_of_int (int_of_string d))
               (z_of_int (int_of_string m)))
+  | "x" :: ints -> certified (List.map int_of_string ints)
   | _ -> failwith ("bad request: " ^ line)
 
 let () =
