@@ -6,7 +6,8 @@
     inductive types.  [bridge/main.ml] converts at the edges. *)
 
 From Coq Require Extraction.
-From Tessera Require Import Bridge Composition.
+From Tessera Require Import Bridge Composition BridgeComplement.
 
 Extraction Language OCaml.
-Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition.
+Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
+  complementZ.

@@ -7,6 +7,8 @@
                          ->  certified_composition A leaves ("1" or "0"):
                              A's nA modes, then nL leaves of B, each its
                              stride and the candidate's k modes for it
+     g M e1 s1 e2 s2 ... ->  complementZ [(e1,s1); ...] M: the modes, or "E"
+                             when it refuses (None)
    An answer is the result's modes, "e1 s1 e2 s2 ...", or a bit.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -91,6 +93,11 @@ let answer line =
       show (complement1Z (z_of_int (int_of_string n)) (z_of_int (int_of_string d))
               (z_of_int (int_of_string m)))
   | "x" :: ints -> certified (List.map int_of_string ints)
+  | "g" :: m :: ints -> (
+      let a = coq_of_list (modes_of_ints (List.map int_of_string ints)) in
+      match complementZ a (z_of_int (int_of_string m)) with
+      | Some r -> show r
+      | None -> "E")
   | _ -> failwith ("bad request: " ^ line)
 
 let () =

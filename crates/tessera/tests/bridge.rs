@@ -5,7 +5,9 @@
 //! `proofs/bridge/build.sh`) runs `rust_coalesceZ` and `complement1Z`, which `proofs/Bridge.v`
 //! proves equal to the proved `nat` functions (`rust_coalesceZ_normal_form`,
 //! `complement1Z_of_nat`), and `certified_composition`, the composition certificate proved sound
-//! in `proofs/Composition.v` (`certificate_sound`). This test generates layouts with a fixed seed, asks both sides and
+//! in `proofs/Composition.v` (`certificate_sound`), and `complementZ`, Rust's `complement` with an
+//! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
+//! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`). This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes. It is `#[ignore]`d because it needs that executable; CI runs it with
 //! `bash proofs/bridge/run.sh` (which builds the executable and sets `TESSERA_EXTRACTED`).
 
@@ -279,4 +281,59 @@ fn certified_compositions_are_certified_by_the_proof() {
         coq_only, 0,
         "the proved certificate accepts results Rust did not certify"
     );
+}
+
+/// Rust's `complement(A, M)` (integer cotarget) against the extracted `complementZ`: the same
+/// modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
+/// complement sorts by stride), half are random (many non-tractable, some with negative strides).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn complement_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xC0_3E1E_3E47_0A11);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut refused = 0;
+    for i in 0..CASES {
+        let mut modes = if i % 2 == 0 {
+            let rank = rng.range(0, 4) as usize;
+            let mut v: Vec<(i64, i64)> = Vec::with_capacity(rank);
+            let mut reach = 1;
+            for _ in 0..rank {
+                let e = rng.range(1, 6);
+                let d = reach * rng.range(1, 3);
+                v.push((e, d));
+                reach = e * d;
+            }
+            v
+        } else {
+            let signed = rng.range(0, 3) == 0;
+            let mut v = random_modes(&mut rng, signed);
+            v.truncate(4);
+            v
+        };
+        for k in (1..modes.len()).rev() {
+            let j = rng.range(0, k as i64) as usize;
+            modes.swap(j, k);
+        }
+        let m = rng.range(1, 600);
+        let mut req = format!("g {m}");
+        for (e, s) in &modes {
+            req.push_str(&format!(" {e} {s}"));
+        }
+        requests.push(req);
+        let cot: IntTuple = m.to_string().parse().expect("cotarget");
+        rust.push(match complement(&layout_of(&modes), &cot) {
+            Ok(c) => show(&c),
+            Err(_) => {
+                refused += 1;
+                "E".to_owned()
+            }
+        });
+    }
+    eprintln!(
+        "complement: {refused} of {} cases refused by Rust",
+        requests.len()
+    );
+    assert!(refused < CASES / 2, "too few complementable cases");
+    compare("complement", &requests, &rust);
 }
