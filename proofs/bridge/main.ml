@@ -9,7 +9,8 @@
                              stride and the candidate's k modes for it
      g M e1 s1 e2 s2 ... ->  complementZ [(e1,s1); ...] M: the modes, or "E"
                              when it refuses (None)
-   An answer is the result's modes, "e1 s1 e2 s2 ...", or a bit.  This file is the
+     s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
+   An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
 
@@ -92,6 +93,9 @@ let answer line =
   | [ "k"; n; d; m ] ->
       show (complement1Z (z_of_int (int_of_string n)) (z_of_int (int_of_string d))
               (z_of_int (int_of_string m)))
+  | [ "s"; b; m; sh; x ] ->
+      let z v = z_of_int (int_of_string v) in
+      string_of_int (int_of_z (swizzle (z b) (z m) (z sh) (z x)))
   | "x" :: ints -> certified (List.map int_of_string ints)
   | "g" :: m :: ints -> (
       let a = coq_of_list (modes_of_ints (List.map int_of_string ints)) in

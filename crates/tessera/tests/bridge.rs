@@ -7,7 +7,8 @@
 //! `complement1Z_of_nat`), and `certified_composition`, the composition certificate proved sound
 //! in `proofs/Composition.v` (`certificate_sound`), and `complementZ`, Rust's `complement` with an
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
-//! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`). This test generates layouts with a fixed seed, asks both sides and
+//! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
+//! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`). This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes. It is `#[ignore]`d because it needs that executable; CI runs it with
 //! `bash proofs/bridge/run.sh` (which builds the executable and sets `TESSERA_EXTRACTED`).
 
@@ -16,7 +17,7 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, composition};
-use tessera::layout::IntTuple;
+use tessera::layout::{IntTuple, Swizzle};
 use tessera::Layout;
 
 /// Cases per operation.
@@ -336,4 +337,33 @@ fn complement_agrees_with_the_extracted_proof() {
     );
     assert!(refused < CASES / 2, "too few complementable cases");
     compare("complement", &requests, &rust);
+}
+
+/// Rust's `Swizzle::apply` against the extracted `swizzle` (proved an involution and a bijection
+/// of `[0, 2^k)` in `proofs/Swizzle.v`), for random legal `B, M, S` (`B + M + |S| <= 60`) and
+/// offsets, a quarter of them negative.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn swizzle_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_1221_E000);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    while requests.len() < CASES {
+        let b = rng.range(0, 8);
+        let m = rng.range(0, 10);
+        let mag = rng.range(b, 12);
+        let sh = if rng.range(0, 1) == 0 { mag } else { -mag };
+        if b + m + mag > 60 {
+            continue;
+        }
+        let sw = Swizzle::new(b, m, sh).expect("legal");
+        let bits = rng.range(1, b + m + mag + 2);
+        let mut x = (rng.next() >> (64 - bits)) as i64;
+        if rng.range(0, 3) == 0 {
+            x = -x;
+        }
+        requests.push(format!("s {b} {m} {sh} {x}"));
+        rust.push(sw.apply(x).to_string());
+    }
+    compare("swizzle", &requests, &rust);
 }
