@@ -438,4 +438,99 @@ Corollary certified_composition_sound : forall A ls,
   lin xs (pieces_of_leaves ls) prho.
 Proof. intros A ls P C. apply certificate_sound; assumption. Qed.
 
+(** ** A flat B of any rank: [R(c) = A(B(c))] *)
+
+(** Leaf [i] of B is [(d_i, rr_i)]: its stride and the candidate's modes
+    for it; compatibility makes its extent [s_i = prod (map fst rr_i)]. *)
+Definition leaf_extent (l : Z * list (Z * Z)) : Z := prodZ (map fst (snd l)).
+
+(** [B(c) = sum c_i d_i] and [R(c) = sum R_i(c_i)]. *)
+Fixpoint evalB (cs : list Z) (ls : list (Z * list (Z * Z))) : Z :=
+  match cs, ls with
+  | c :: cs', l :: ls' => c * fst l + evalB cs' ls'
+  | _, _ => 0
+  end.
+
+Fixpoint evalRflat (cs : list Z) (ls : list (Z * list (Z * Z))) : Z :=
+  match cs, ls with
+  | c :: cs', l :: ls' => evalR (map fst (snd l)) (map snd (snd l)) c + evalRflat cs' ls'
+  | _, _ => 0
+  end.
+
+Fixpoint all_digits (cs : list Z) (ls : list (Z * list (Z * Z))) : list Z :=
+  match cs, ls with
+  | c :: cs', l :: ls' => digits_of c (map fst (snd l)) ++ all_digits cs' ls'
+  | _, _ => []
+  end.
+
+Lemma lin_app : forall xs1 xs2 ps1 ps2 f, length xs1 = length ps1 ->
+  lin (xs1 ++ xs2) (ps1 ++ ps2) f = lin xs1 ps1 f + lin xs2 ps2 f.
+Proof.
+  induction xs1 as [|x xs1 IH]; intros xs2 ps1 ps2 f H; destruct ps1 as [|p ps1];
+    simpl in *; try lia; try discriminate.
+  rewrite IH by lia. lia.
+Qed.
+
+Lemma length_digits_of : forall rs c, length (digits_of c rs) = length rs.
+Proof.
+  induction rs as [|r rs IH]; intros c; [reflexivity|].
+  destruct rs as [|r' rs']; [reflexivity|].
+  change (S (length (digits_of (c / r) (r' :: rs'))) = S (length (r' :: rs'))).
+  rewrite IH. reflexivity.
+Qed.
+
+Lemma length_leaf_pieces : forall rs rhos d, length rhos = length rs ->
+  length (leaf_pieces d rs rhos) = length rs.
+Proof.
+  induction rs as [|r rs IH]; intros [|rho rhos] d H; simpl in *; try lia.
+  rewrite IH by lia. reflexivity.
+Qed.
+
+Definition leaf_ok (l : Z * list (Z * Z)) : Prop :=
+  snd l <> [] /\ Forall (fun rr => 1 <= fst rr) (snd l).
+
+Lemma leaf_facts : forall l c, leaf_ok l -> 0 <= c < leaf_extent l ->
+  lin (digits_of c (map fst (snd l))) (leaf_pieces (fst l) (map fst (snd l)) (map snd (snd l)))
+      pbeta = c * fst l /\
+  in_range (digits_of c (map fst (snd l)))
+           (leaf_pieces (fst l) (map fst (snd l)) (map snd (snd l))) /\
+  length (digits_of c (map fst (snd l))) =
+  length (leaf_pieces (fst l) (map fst (snd l)) (map snd (snd l))).
+Proof.
+  intros [d rr] c [Hne P] Hc. simpl in *.
+  assert (HL : length (map snd rr) = length (map fst rr)) by (rewrite !map_length; reflexivity).
+  assert (Hne' : map fst rr <> []) by (destruct rr; [contradiction | discriminate]).
+  assert (P' : Forall (fun r => 1 <= r) (map fst rr)) by (apply Forall_map; exact P).
+  destruct (digits_of_spec (map fst rr) (map snd rr) c HL Hne' P' Hc) as [E R].
+  split; [|split].
+  - rewrite leaf_pieces_scale, E. lia.
+  - apply (in_range_any_beta _ _ _ 1). exact R.
+  - rewrite length_digits_of, length_leaf_pieces by exact HL. reflexivity.
+Qed.
+
+(** Composition with a flat B of any rank, certified: for every coordinate
+    [c] of B ([0 <= c_i < s_i]), [A(B(c)) = R(c)]. *)
+Theorem composition_certified_flat : forall ax ls cs,
+  pos_ax ax -> Forall leaf_ok ls ->
+  certificate ax (pieces_of_leaves ls) = true ->
+  Forall2 (fun c l => 0 <= c < leaf_extent l) cs ls ->
+  evalA ax (evalB cs ls) = evalRflat cs ls.
+Proof.
+  intros ax ls cs P Ok C Hc.
+  assert (H : lin (all_digits cs ls) (pieces_of_leaves ls) pbeta = evalB cs ls /\
+              lin (all_digits cs ls) (pieces_of_leaves ls) prho = evalRflat cs ls /\
+              in_range (all_digits cs ls) (pieces_of_leaves ls)).
+  { clear C. induction Hc as [|c l cs ls Hcl Hc IH]; [split; [|split]; constructor|].
+    inversion Ok as [|? ? Okl Ok']; subst. destruct (IH Ok') as [E1 [E2 R]].
+    destruct l as [d rr].
+    destruct (leaf_facts (d, rr) c Okl Hcl) as [F1 [F2 F3]]. simpl in F1, F2, F3.
+    simpl all_digits. simpl pieces_of_leaves. simpl evalB. simpl evalRflat.
+    rewrite !lin_app by exact F3. split; [|split].
+    - rewrite F1, E1. reflexivity.
+    - rewrite E2. unfold evalR. rewrite (leaf_pieces_prho _ _ d 1). reflexivity.
+    - apply Forall2_app; assumption. }
+  destruct H as [E1 [E2 R]].
+  rewrite <- E1, <- E2. apply certificate_sound; assumption.
+Qed.
+
 Close Scope Z_scope.
