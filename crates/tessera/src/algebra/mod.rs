@@ -12,6 +12,7 @@ pub mod decide;
 pub mod divide;
 pub mod inverse;
 pub mod product;
+pub mod ragged;
 pub mod swizzled;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};

@@ -21,6 +21,7 @@ pub mod domain;
 mod grid;
 pub mod html;
 pub mod layout;
+pub mod ragged;
 pub mod tma;
 
 pub use domain::{alloc_svg, dag_svg, space_svg};
