@@ -1298,7 +1298,7 @@ impl LinearLayout {
         let profile: IntTuple = if self.ins.len() <= 1 {
             IntTuple::leaf(1)
         } else {
-            Tree::flat(std::iter::repeat(1i64).take(self.ins.len()))
+            Tree::flat(std::iter::repeat_n(1i64, self.ins.len()))
         };
         coalesce_by(&raw, &profile).map_err(|e| LinearError::NoCuteForm {
             layout: self.to_string(),
