@@ -564,7 +564,23 @@ impl Geometry {
             return Err(BankError::ThreadExtent {
                 tv: tv.to_string(),
                 found: threads,
-                suggestions: thread_suggestions(tv, threads),
+                suggestions: thread_suggestions(tv, threads)
+                    .into_iter()
+                    .filter(|s| {
+                        // Checked: a suggested TV layout must analyse.
+                        s.parse::<Layout>().map_or(true, |l| {
+                            analyze(
+                                smem,
+                                &Access {
+                                    tv: l,
+                                    ..acc.clone()
+                                },
+                                dtype,
+                            )
+                            .is_ok()
+                        })
+                    })
+                    .collect(),
             });
         }
         let values = vm.size()? as u64;
@@ -641,9 +657,9 @@ impl Geometry {
 }
 
 fn thread_suggestions(tv: &Layout, threads: i64) -> Vec<String> {
-    // Keep the first 32 threads (a prefix of the thread mode) when it is a leaf s:d with s > 32,
-    // or widen it to 32 when s < 32 divides 32 (the extra threads broadcast); checked by the
-    // caller's rank/size test.
+    // Keep the thread mode's stride with extent 32 (a prefix when there are more threads, the
+    // rest broadcasting when fewer); the caller keeps only candidates that analyse.
+
     let mut out = Vec::new();
     let (Some(tm), Some(vm)) = (tv.mode_at(0), tv.mode_at(1)) else {
         return out;

@@ -149,10 +149,15 @@ pub fn synthesize(p: &Problem) -> BResult<Synthesis> {
             Err(e) => verdict = Some(format!("the F2 search does not apply: {e}")),
         }
     }
+    let best_cute = if general.is_some() || !cute.is_empty() {
+        None
+    } else {
+        best
+    };
     Ok(Synthesis {
         base,
         cute,
-        best_cute: if general.is_some() { None } else { best },
+        best_cute,
         general,
         f2_verdict: verdict,
     })
