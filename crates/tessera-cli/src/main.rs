@@ -1,5 +1,6 @@
 //! `tessera`: the command-line front end of the tessera library.
 
+mod banks;
 mod batch;
 mod diagnostic;
 mod pictures;
@@ -70,6 +71,8 @@ enum Command {
     Report(report::Args),
     /// Simplify an index expression or predicate under assumptions (integer-division theorems).
     Simplify(simplify::Args),
+    /// Shared-memory bank conflicts of an access, or a swizzle synthesized for a writer and reader.
+    Banks(banks::Args),
 }
 
 fn main() -> ExitCode {
@@ -124,6 +127,7 @@ fn main() -> ExitCode {
         Command::Tma(args) => tma::run(args),
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
+        Command::Banks(args) => banks::run(args),
     }
 }
 
