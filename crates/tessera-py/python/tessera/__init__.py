@@ -15,6 +15,7 @@ from ._tessera import (
     Layout,
     Schedule,
     TmaReport,
+    apply_many,
     batch,
     blocked_product,
     coalesce,
