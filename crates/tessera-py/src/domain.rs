@@ -107,7 +107,8 @@ impl Schedule {
     }
     /// The self-contained HTML report (text, analysis and the three pictures).
     fn html(&self) -> PyResult<String> {
-        tessera::render::html::schedule_report(&self.name, Some(&self.source), &self.s).map_err(rerr)
+        tessera::render::html::schedule_report(&self.name, Some(&self.source), &self.s)
+            .map_err(rerr)
     }
     fn _repr_html_(&self) -> Option<String> {
         self.html().ok()

@@ -67,7 +67,10 @@ static FROM_NATIVE: GILOnceCell<PyObject> = GILOnceCell::new();
 
 fn raise_info(py: Python<'_>, info: ErrorInfo) -> PyErr {
     let f = match FROM_NATIVE.get_or_try_init(py, || -> PyResult<PyObject> {
-        Ok(py.import("tessera.errors")?.getattr("_from_native")?.unbind())
+        Ok(py
+            .import("tessera.errors")?
+            .getattr("_from_native")?
+            .unbind())
     }) {
         Ok(f) => f,
         Err(e) => return e,
@@ -136,9 +139,11 @@ fn int_of(o: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     match o.extract::<i64>() {
         Ok(v) => Ok(v),
-        Err(_) if o.is_instance_of::<pyo3::types::PyInt>() => Err(raise(tessera::Error::Overflow {
-            what: format!("the Python integer {o}"),
-        })),
+        Err(_) if o.is_instance_of::<pyo3::types::PyInt>() => {
+            Err(raise(tessera::Error::Overflow {
+                what: format!("the Python integer {o}"),
+            }))
+        }
         Err(_) => Err(type_error("an integer", o)),
     }
 }
@@ -203,7 +208,10 @@ fn has_none(o: &Bound<'_, PyAny>) -> bool {
 }
 
 /// A tree of integers as Python ints and tuples.
-pub(crate) fn tuple_to_py<'py>(py: Python<'py>, t: TreeRef<'_, i64>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn tuple_to_py<'py>(
+    py: Python<'py>,
+    t: TreeRef<'_, i64>,
+) -> PyResult<Bound<'py, PyAny>> {
     if let Some(v) = t.leaf() {
         return Ok(v.into_pyobject(py)?.into_any());
     }
@@ -280,10 +288,8 @@ fn tiler_arg(o: &Bound<'_, PyAny>, face: Face, depth: usize) -> PyResult<Tiler> 
     }
     if let Ok(s) = o.downcast::<PyString>() {
         if face == Face::Tessera {
-            let v = notation::eval(&*s.to_cow()?).map_err(raise)?;
-            return v
-                .to_tiler()
-                .ok_or_else(|| type_error("a tiler", o));
+            let v = notation::eval(&s.to_cow()?).map_err(raise)?;
+            return v.to_tiler().ok_or_else(|| type_error("a tiler", o));
         }
     }
     Err(type_error("a tiler (Layout, int, None or tuple)", o))
@@ -342,10 +348,19 @@ fn call(l: &Layout, args: &Bound<'_, PyTuple>, face: Face) -> PyResult<PyObject>
     }
     if n == 1 && crd.is_instance_of::<pyo3::types::PyInt>() {
         let i = int_of(&crd)?;
-        return Ok(l.eval(i).map_err(raise)?.into_pyobject(py)?.into_any().unbind());
+        return Ok(l
+            .eval(i)
+            .map_err(raise)?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind());
     }
     let c = to_int_tuple(&crd)?;
-    Ok(l.crd2idx(&c).map_err(raise)?.into_pyobject(py)?.into_any().unbind())
+    Ok(l.crd2idx(&c)
+        .map_err(raise)?
+        .into_pyobject(py)?
+        .into_any()
+        .unbind())
 }
 
 fn hash_of(l: &Layout) -> u64 {
@@ -426,7 +441,10 @@ impl CuteLayout {
             .modes()
             .map(|m| wrap(py, Face::PyCute, m))
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new(py, modes)?.into_any().call_method0("__iter__")?.unbind())
+        Ok(PyList::new(py, modes)?
+            .into_any()
+            .call_method0("__iter__")?
+            .unbind())
     }
     fn size(&self) -> PyResult<i64> {
         self.l.size().map_err(raise)
@@ -532,12 +550,19 @@ impl TLayout {
             .modes()
             .map(|m| wrap(py, Face::Tessera, m))
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new(py, modes)?.into_any().call_method0("__iter__")?.unbind())
+        Ok(PyList::new(py, modes)?
+            .into_any()
+            .call_method0("__iter__")?
+            .unbind())
     }
     /// `A @ B` is `composition(A, B)`.
     fn __matmul__(&self, py: Python<'_>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let t = tiler_arg(b, Face::Tessera, 0)?;
-        wrap(py, Face::Tessera, algebra::composition_tiler(&self.l, &t).map_err(raise)?)
+        wrap(
+            py,
+            Face::Tessera,
+            algebra::composition_tiler(&self.l, &t).map_err(raise)?,
+        )
     }
     fn size(&self) -> PyResult<i64> {
         self.l.size().map_err(raise)
@@ -674,9 +699,7 @@ fn coalesce(
     let f = face(pycute, layout);
     let l = layout_arg(layout, f)?;
     let r = match profile {
-        Some(p) if p.downcast::<PyTuple>().is_ok() => {
-            algebra::coalesce_by(&l, &to_int_tuple(p)?)
-        }
+        Some(p) if p.downcast::<PyTuple>().is_ok() => algebra::coalesce_by(&l, &to_int_tuple(p)?),
         _ => algebra::coalesce(&l),
     }
     .map_err(raise)?;
@@ -787,23 +810,39 @@ fn make_layout(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject>
 #[pyfunction]
 fn upcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
     let f = face_of(layout);
-    wrap(py, f, algebra::upcast(&layout_arg(layout, f)?, n).map_err(raise)?)
+    wrap(
+        py,
+        f,
+        algebra::upcast(&layout_arg(layout, f)?, n).map_err(raise)?,
+    )
 }
 
 #[pyfunction]
 fn downcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
     let f = face_of(layout);
-    wrap(py, f, algebra::downcast(&layout_arg(layout, f)?, n).map_err(raise)?)
+    wrap(
+        py,
+        f,
+        algebra::downcast(&layout_arg(layout, f)?, n).map_err(raise)?,
+    )
 }
 
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let f = face_of(layout);
-    wrap(py, f, algebra::nullspace(&layout_arg(layout, f)?).map_err(raise)?)
+    wrap(
+        py,
+        f,
+        algebra::nullspace(&layout_arg(layout, f)?).map_err(raise)?,
+    )
 }
 
 #[pyfunction]
-fn max_common_layout(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn max_common_layout(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
     let f = face_of(a);
     let r = algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
     wrap(py, f, r)
@@ -831,7 +870,11 @@ fn tile_to_shape(
 }
 
 #[pyfunction]
-fn make_ordered_layout(py: Python<'_>, shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn make_ordered_layout(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    order: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
     let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
         .map_err(raise)?;
     wrap(py, Face::Tessera, r)
@@ -840,7 +883,11 @@ fn make_ordered_layout(py: Python<'_>, shape: &Bound<'_, PyAny>, order: &Bound<'
 /// `complement1(N, d, M)`: seed III's complement of `N:d` in `[0, M)`.
 #[pyfunction]
 fn complement1(py: Python<'_>, n: i64, d: i64, m: i64) -> PyResult<PyObject> {
-    wrap(py, Face::Tessera, algebra::complement1(n, d, m).map_err(raise)?)
+    wrap(
+        py,
+        Face::Tessera,
+        algebra::complement1(n, d, m).map_err(raise)?,
+    )
 }
 
 // ----------------------------------------------------------------------- expressions

@@ -7,6 +7,9 @@ use tessera::tma::{rules, DataType, Request, Swizzle};
 
 use crate::raise_coded;
 
+/// `(code, severity, message, [(suggestion, checked_valid)])`.
+type FindingTuple = (String, String, String, Vec<(String, bool)>);
+
 /// A checked TMA request: `valid`, the findings (code, severity, message, checked suggestions).
 #[pyclass(module = "tessera._tessera", name = "TmaReport", frozen)]
 pub struct TmaReport {
@@ -14,7 +17,9 @@ pub struct TmaReport {
 }
 
 fn as_i64(v: &[u64]) -> Vec<i64> {
-    v.iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)).collect()
+    v.iter()
+        .map(|&x| i64::try_from(x).unwrap_or(i64::MAX))
+        .collect()
 }
 
 #[pymethods]
@@ -25,7 +30,7 @@ impl TmaReport {
         self.r.valid()
     }
     /// `(code, severity, message, [(suggestion, checked_valid)])` per finding, errors first.
-    fn findings(&self) -> Vec<(String, String, String, Vec<(String, bool)>)> {
+    fn findings(&self) -> Vec<FindingTuple> {
         self.r
             .findings
             .iter()
@@ -71,9 +76,18 @@ impl TmaReport {
             if self.r.valid() { "valid" } else { "invalid" }
         );
         for f in &self.r.findings {
-            s.push_str(&format!("{}[{}] {}\n", format!("{:?}", f.severity).to_lowercase(), f.code(), f.error));
+            s.push_str(&format!(
+                "{}[{}] {}\n",
+                format!("{:?}", f.severity).to_lowercase(),
+                f.code(),
+                f.error
+            ));
             for g in &f.suggestions {
-                s.push_str(&format!("  suggestion ({}): {}\n", if g.valid { "checked, valid" } else { "checked" }, g.text));
+                s.push_str(&format!(
+                    "  suggestion ({}): {}\n",
+                    if g.valid { "checked, valid" } else { "checked" },
+                    g.text
+                ));
             }
         }
         s
@@ -91,14 +105,21 @@ impl TmaReport {
 /// first, as `tessera tma` takes them), `swizzle` (`"none"`, `"32B"`, `"64B"`, `"128B"`, ...).
 #[pyfunction]
 #[pyo3(signature = (dtype, shape, box_dims, swizzle = "none"))]
-fn tma_check(dtype: &str, shape: Vec<u64>, box_dims: Vec<u64>, swizzle: &str) -> PyResult<TmaReport> {
+fn tma_check(
+    dtype: &str,
+    shape: Vec<u64>,
+    box_dims: Vec<u64>,
+    swizzle: &str,
+) -> PyResult<TmaReport> {
     let dt = DataType::parse(dtype)
         .ok_or_else(|| raise_coded("type_error", format!("tma: unknown dtype {dtype:?}")))?;
     let sw = Swizzle::parse(swizzle)
         .ok_or_else(|| raise_coded("type_error", format!("tma: unknown swizzle {swizzle:?}")))?;
     let mut r = Request::new(dt, &shape, &box_dims);
     r.swizzle = sw;
-    Ok(TmaReport { r: rules::validate(&r) })
+    Ok(TmaReport {
+        r: rules::validate(&r),
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

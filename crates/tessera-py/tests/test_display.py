@@ -19,7 +19,10 @@ def parse_svg(text):
 
 
 def test_layout_svg_is_well_formed():
-    for obj in (tessera.Layout("((2,4),(2,4)):((1,4),(2,16))"), tp.Layout((4, 8), (8, 1))):
+    for obj in (
+        tessera.Layout("((2,4),(2,4)):((1,4),(2,16))"),
+        tp.Layout((4, 8), (8, 1)),
+    ):
         parse_svg(obj._repr_svg_())
     # a layout too large to draw has no picture (Jupyter falls back to the text)
     assert tessera.Layout("(1024,1024):(1,1024)")._repr_svg_() is None

@@ -53,7 +53,10 @@ def test_obligation_notes_and_checked_suggestions():
         tessera.composition("(4,6,8):(2,3,5)", "6:3")
     sug = ei.value.suggestions
     assert sug and all(isinstance(x.value, tessera.Layout) for x in sug)
-    assert (sug[0].label, str(sug[0].value)) == ("B = 6:2 (stride 3 → 2)", "(2,3):(4,3)")
+    assert (sug[0].label, str(sug[0].value)) == (
+        "B = 6:2 (stride 3 → 2)",
+        "(2,3):(4,3)",
+    )
     # the suggested B composes with A: A o 6:2 is the suggested value
     assert tessera.composition("(4,6,8):(2,3,5)", "6:2") == sug[0].value
 

@@ -1,4 +1,4 @@
-"""tessera.pycute: pycute's names and conventions, and agreement with CuTe C++ on the oracle data."""
+"""tessera.pycute: pycute's names and conventions; agreement with CuTe C++ on the oracle data."""
 
 import json
 import os
@@ -147,7 +147,8 @@ def test_oracle_cases_agree_with_the_tessera_engine():
 
 def test_nvidia_pycute_tests_when_given(tmp_path):
     """Runs NVIDIA's pycute unit tests, unmodified, against tessera.pycute when
-    TESSERA_PYCUTE_TESTS points at a copy of CUTLASS's test/python/pycute (not committed)."""
+    TESSERA_PYCUTE_TESTS points at a copy of CUTLASS's test/python/pycute (not committed).
+    """
     src = os.environ.get("TESSERA_PYCUTE_TESTS")
     if not src:
         pytest.skip("TESSERA_PYCUTE_TESTS not set (see tools/pycute_tests/run.sh)")

@@ -39,7 +39,7 @@ def test_schedule_from_text_and_errors():
 def test_tma():
     r = tessera.tma_check("f16", [4096, 4096], [128, 128], "128B")
     assert not r.valid and r.errors() == ["tma_swizzle_span"]
-    (code, severity, message, suggestions) = r.findings()[0]
+    code, severity, message, suggestions = r.findings()[0]
     assert severity == "error" and "swizzle span" in message
     assert suggestions and suggestions[0][1] is True
     assert tessera.tma_check("f16", [4096, 4096], [128, 64], "128B").valid

@@ -48,7 +48,7 @@ class Error(ValueError):
     def obligation(self) -> Optional[str]:
         """The obligation that failed, with the values, e.g. ``128·16 ∣ 2040``."""
         if self._info is not None:
-            return self._info.obligation
+            return str(self._info.obligation) if self._info.obligation is not None else None
         return self._obligation
 
     @property
@@ -72,36 +72,125 @@ class Error(ValueError):
         return self._suggestions
 
 
-def _cls(name: str, code: str, doc: str) -> Type[Error]:
-    return type(name, (Error,), {"code": code, "__doc__": doc, "__module__": __name__})
+class Overflow(Error):
+    """Checked 64-bit arithmetic overflowed."""
+
+    code = "overflow"
 
 
-Overflow = _cls("Overflow", "overflow", "Checked 64-bit arithmetic overflowed.")
-ParseError = _cls("ParseError", "parse_error", "The text is not a well-formed expression.")
-NonPositiveShape = _cls("NonPositiveShape", "non_positive_shape", "A shape entry is not >= 1.")
-NotCongruent = _cls("NotCongruent", "not_congruent", "Two tuples that must nest alike do not.")
-RankMismatch = _cls("RankMismatch", "rank_mismatch", "Ranks differ or a mode index is out of range.")
-TooManyModes = _cls("TooManyModes", "too_many_modes", "A by-mode tiler has more modes than A.")
-Divisibility = _cls("Divisibility", "divisibility", "A divisibility obligation failed.")
-InadmissibleComposition = _cls(
-    "InadmissibleComposition",
-    "inadmissible_composition",
-    "A o B has no layout result compatible with B.",
-)
-NonInjective = _cls("NonInjective", "non_injective", "The operation needs an injective layout.")
-NotComplementable = _cls("NotComplementable", "not_complementable", "The layout has no complement.")
-OutOfDomain = _cls("OutOfDomain", "out_of_domain", "An index or coordinate lies outside the domain.")
-ArgumentType = _cls("ArgumentType", "type_error", "An argument has the wrong kind.")
-Arity = _cls("Arity", "arity", "A call has the wrong number of arguments.")
-UnknownFunction = _cls("UnknownFunction", "unknown_function", "No such function.")
-TooLarge = _cls("TooLarge", "too_large", "A decision would enumerate too many points.")
-NoUnitStride = _cls("NoUnitStride", "no_unit_stride", "downcast needs a mode of stride 1.")
-ProofMismatch = _cls("ProofMismatch", "proof_mismatch", "A proof certifies another obligation.")
-DomainError = _cls(
-    "DomainError", "domain", "An iteration-domain schedule is malformed or undecidable here."
-)
-TmaError = _cls("TmaError", "tma", "A TMA request breaks a driver rule.")
-PictureError = _cls("PictureError", "picture", "A picture cannot be drawn (too large, bad input).")
+class ParseError(Error):
+    """The text is not a well-formed expression."""
+
+    code = "parse_error"
+
+
+class NonPositiveShape(Error):
+    """A shape entry is not >= 1."""
+
+    code = "non_positive_shape"
+
+
+class NotCongruent(Error):
+    """Two tuples that must nest alike do not."""
+
+    code = "not_congruent"
+
+
+class RankMismatch(Error):
+    """Ranks differ or a mode index is out of range."""
+
+    code = "rank_mismatch"
+
+
+class TooManyModes(Error):
+    """A by-mode tiler has more modes than A."""
+
+    code = "too_many_modes"
+
+
+class Divisibility(Error):
+    """A divisibility obligation failed."""
+
+    code = "divisibility"
+
+
+class InadmissibleComposition(Error):
+    """A o B has no layout result compatible with B."""
+
+    code = "inadmissible_composition"
+
+
+class NonInjective(Error):
+    """The operation needs an injective layout."""
+
+    code = "non_injective"
+
+
+class NotComplementable(Error):
+    """The layout has no complement."""
+
+    code = "not_complementable"
+
+
+class OutOfDomain(Error):
+    """An index or coordinate lies outside the domain."""
+
+    code = "out_of_domain"
+
+
+class ArgumentType(Error):
+    """An argument has the wrong kind."""
+
+    code = "type_error"
+
+
+class Arity(Error):
+    """A call has the wrong number of arguments."""
+
+    code = "arity"
+
+
+class UnknownFunction(Error):
+    """No such function."""
+
+    code = "unknown_function"
+
+
+class TooLarge(Error):
+    """A decision would enumerate too many points."""
+
+    code = "too_large"
+
+
+class NoUnitStride(Error):
+    """downcast needs a mode of stride 1."""
+
+    code = "no_unit_stride"
+
+
+class ProofMismatch(Error):
+    """A proof certifies another obligation."""
+
+    code = "proof_mismatch"
+
+
+class DomainError(Error):
+    """An iteration-domain schedule is malformed or undecidable here."""
+
+    code = "domain"
+
+
+class TmaError(Error):
+    """A TMA request breaks a driver rule."""
+
+    code = "tma"
+
+
+class PictureError(Error):
+    """A picture cannot be drawn (too large, bad input)."""
+
+    code = "picture"
+
 
 _BY_CODE: Dict[str, Type[Error]] = {
     c.code: c

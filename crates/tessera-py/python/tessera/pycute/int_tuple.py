@@ -7,12 +7,12 @@ Integers and (nested) Python tuples in and out. Where pycute asserts, these rais
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Optional, Union
+from typing import Any, List, Tuple, Union
 
 from ..errors import Divisibility, RankMismatch, ArgumentType, OutOfDomain
 from .typing import Integer
 
-IntTuple = Union[int, tuple]
+IntTuple = Union[int, Tuple[Any, ...]]
 
 
 def is_int(x: Any) -> bool:
@@ -23,7 +23,7 @@ def is_tuple(x: Any) -> bool:
     return isinstance(x, tuple)
 
 
-def _same_len(op: str, a: tuple, b: tuple) -> None:
+def _same_len(op: str, a: Any, b: Any) -> None:
     if len(a) != len(b):
         raise RankMismatch(
             f"{op}: rank mismatch: {a} has rank {len(a)} but {b} has rank {len(b)}",
@@ -38,11 +38,11 @@ def _not_tuple(op: str, a: Any, b: Any) -> ArgumentType:
     )
 
 
-def flatten(t: Any) -> tuple:
+def flatten(t: Any) -> Tuple[Any, ...]:
     """The leaves of ``t`` in order (an integer gives a 1-tuple)."""
     if not is_tuple(t):
         return (t,)
-    out: list = []
+    out: List[Any] = []
     stack = [iter(t)]
     while stack:
         for x in stack[-1]:
@@ -56,7 +56,7 @@ def flatten(t: Any) -> tuple:
 
 
 def signum(a: Any) -> int:
-    return (a > 0) - (a < 0)
+    return int(a > 0) - int(a < 0)
 
 
 def product(a: Any) -> Any:
@@ -193,7 +193,7 @@ def crd2crd(crd: Any, dst_shape: Any, src_shape: Any = None) -> Any:
     return crd
 
 
-def slice_(crd: Optional[Any], trg: Any) -> Any:
+def slice_(crd: Any, trg: Any) -> Any:
     """The parts of ``trg`` where ``crd`` is ``None`` (``_``), as C++'s ``filter_tuple``."""
     if is_tuple(crd):
         if not is_tuple(trg):

@@ -81,12 +81,13 @@ def hier_unzip(splitter: Any, layoutA: Any, layoutB: Any) -> Any:
         split = [hier_unzip(splitter, layoutA[i], layoutB[i]) for i in range(len(layoutB))]
         rest = [layoutA[i] for i in range(len(layoutB), len(layoutA))]
         return make_layout(
-            make_layout([s[0] for s in split]), make_layout([s[1] for s in split] + rest)
+            make_layout([s[0] for s in split]),
+            make_layout([s[1] for s in split] + rest),
         )
     return splitter(layoutA, layoutB)
 
 
-def slice_and_offset(crd: tuple, layout: Any) -> Tuple[Any, Any]:
+def slice_and_offset(crd: Any, layout: Any) -> Tuple[Any, Any]:
     """The sub-layout selected by the ``None`` entries of ``crd`` and the offset of the rest."""
     return (
         Layout(slice_(crd, layout.shape), slice_(crd, layout.stride)),
@@ -120,4 +121,3 @@ __all__ = [
     "raked_product",
     "slice_and_offset",
 ]
-

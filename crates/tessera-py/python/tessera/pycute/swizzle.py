@@ -25,7 +25,8 @@ def shiftl(a: int, s: int) -> int:
 
 class Swizzle:
     """``Swizzle(bits, base, shift)``: XOR the ``bits`` bits at ``base + max(shift, 0)`` into the
-    ones at ``base - min(shift, 0)``. Obligation: ``bits ≥ 0``, ``base ≥ 0``, ``|shift| ≥ bits``."""
+    ones at ``base - min(shift, 0)``. Obligation: ``bits ≥ 0``, ``base ≥ 0``, ``|shift| ≥ bits``.
+    """
 
     def __init__(self, bits: int, base: int, shift: int) -> None:
         if bits < 0 or base < 0 or abs(shift) < bits:
