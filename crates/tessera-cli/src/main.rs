@@ -64,6 +64,10 @@ fn main() -> ExitCode {
                     (tessera::notation::Value::Layout(l), true) => {
                         println!("{}", tessera::notation::pycute(l))
                     }
+                    (v, true) if v.to_any_layout().is_some() => {
+                        let a = v.to_any_layout().expect("checked");
+                        println!("{}", tessera::notation::pycute_any(&a))
+                    }
                     _ => println!("{v}"),
                 }
                 ExitCode::SUCCESS

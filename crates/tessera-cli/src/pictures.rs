@@ -163,7 +163,13 @@ pub fn show(args: ShowArgs) -> ExitCode {
             Err(e) => render_error(text, &e),
         };
     }
-    match layout_of(text).and_then(|l| Ok(notation::print_layout(&l)?)) {
+    let table = notation::eval(text)
+        .map_err(render::Error::from)
+        .and_then(|v| match v.to_any_layout() {
+            Some(f) => Ok(notation::print_layout_any(&f)?),
+            None => layout_of(text).and_then(|l| Ok(notation::print_layout(&l)?)),
+        });
+    match table {
         Ok(t) => emit(&t, out),
         Err(e) => render_error(text, &e),
     }

@@ -4,6 +4,7 @@
 //! no correct result exists, or CuTe's is wrong, the operation returns a typed [`Error`] naming
 //! the obligation. See `docs/differences.md` for every deliberate difference.
 
+pub mod atoms;
 pub mod coalesce;
 pub mod complement;
 pub mod composition;
@@ -11,6 +12,7 @@ pub mod decide;
 pub mod divide;
 pub mod inverse;
 pub mod product;
+pub mod swizzled;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
 pub use complement::{complement, complement1, complement1_with, complement_default};

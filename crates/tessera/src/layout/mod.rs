@@ -6,9 +6,11 @@
 //! so every layout is a function on all integers (negative ones by `L(-i) = -L(i)`, as C++'s
 //! truncating division gives).
 
+pub mod swizzle;
 pub mod tree;
 
 use crate::obligation::{arith, Error, Result};
+pub use swizzle::{AnyLayout, ComposedLayout, Swizzle};
 pub use tree::{Builder, Tree, TreeRef};
 
 /// A hierarchical tuple of integers: a shape, a stride or a coordinate.

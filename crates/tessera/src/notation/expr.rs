@@ -3,8 +3,9 @@
 use std::fmt;
 
 use super::parse::{parse, Expr};
+use crate::algebra::swizzled::{self, Rhs};
 use crate::algebra::{self, Tiler};
-use crate::layout::{self, IntTuple, Layout, SliceCoord, Tree};
+use crate::layout::{self, AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, Tree};
 use crate::obligation::{Error, Result};
 
 /// The value of an expression.
@@ -20,6 +21,10 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// A layout.
     Layout(Layout),
+    /// A swizzle `Sw<B,M,S>`.
+    Swizzle(Swizzle),
+    /// A composed layout `A o O o B`.
+    Composed(Box<ComposedLayout>),
     /// Free text (a trace).
     Text(String),
 }
@@ -30,6 +35,8 @@ impl fmt::Display for Value {
             Value::Int(v) => write!(f, "{v}"),
             Value::Under => f.write_str("_"),
             Value::Layout(l) => write!(f, "{l}"),
+            Value::Swizzle(sw) => write!(f, "{sw}"),
+            Value::Composed(c) => write!(f, "{c}"),
             Value::Text(t) => f.write_str(t),
             Value::Tuple(items) => {
                 f.write_str("(")?;
@@ -90,6 +97,35 @@ impl Value {
                     .collect::<Option<Vec<_>>>()?,
             )),
             Value::Text(_) => None,
+            Value::Swizzle(_) | Value::Composed(_) => None,
+        }
+    }
+
+    /// The value as a layout, swizzle or composed layout, if it is one.
+    pub fn to_any_layout(&self) -> Option<AnyLayout> {
+        match self {
+            Value::Layout(l) => Some(AnyLayout::Plain(l.clone())),
+            Value::Swizzle(s) => Some(AnyLayout::Swizzle(*s)),
+            Value::Composed(c) => Some(AnyLayout::Composed(c.clone())),
+            _ => None,
+        }
+    }
+
+    /// The value of a layout, swizzle or composed layout.
+    pub fn from_any_layout(a: AnyLayout) -> Value {
+        match a {
+            AnyLayout::Plain(l) => Value::Layout(l),
+            AnyLayout::Swizzle(s) => Value::Swizzle(s),
+            AnyLayout::Composed(c) => Value::Composed(c),
+        }
+    }
+
+    /// `true` for a swizzle or a composed layout (anything the plain algebra does not take).
+    pub fn is_swizzled(&self) -> bool {
+        match self {
+            Value::Swizzle(_) | Value::Composed(_) => true,
+            Value::Tuple(items) => items.iter().any(Value::is_swizzled),
+            _ => false,
         }
     }
 
@@ -99,6 +135,8 @@ impl Value {
             Value::Under => "`_`".into(),
             Value::Tuple(_) => format!("the tuple {self}"),
             Value::Layout(l) => format!("the layout {l}"),
+            Value::Swizzle(sw) => format!("the swizzle {sw}"),
+            Value::Composed(c) => format!("the composed layout {c}"),
             Value::Text(_) => "text".into(),
         }
     }
@@ -133,8 +171,38 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
             };
             Ok(Value::Layout(Layout::new(&s, &d)?))
         }
+        Expr::Name { name, params, col } => eval_name(name, params, *col),
+        Expr::Compose { parts, col } => {
+            let vals = parts.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
+            let mut it = vals.into_iter().rev();
+            let last = it.next().expect("a chain has parts");
+            let mut acc = last.to_any_layout().ok_or_else(|| Error::Parse {
+                column: *col,
+                message: format!("`o` composes layouts and swizzles, found {}", last.kind()),
+            })?;
+            while let (Some(off), Some(f)) = (it.next(), it.next()) {
+                let Value::Int(off) = off else {
+                    return Err(Error::Parse {
+                        column: *col,
+                        message: format!(
+                            "the offset of a composed layout must be an integer, found {}",
+                            off.kind()
+                        ),
+                    });
+                };
+                let f = f.to_any_layout().ok_or_else(|| Error::Parse {
+                    column: *col,
+                    message: format!("`o` composes layouts and swizzles, found {}", f.kind()),
+                })?;
+                acc = ComposedLayout::new(f, off, acc).into();
+            }
+            Ok(Value::from_any_layout(acc))
+        }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
+            if vals.iter().any(Value::is_swizzled) {
+                return call_swizzled(name, &vals, *col).map_err(|e| e.in_call(name, vals));
+            }
             // The failure remembers the outermost call, from which suggestions are derived.
             call(name, &vals, *col).map_err(|e| e.in_call(name, vals))
         }
@@ -250,6 +318,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("crd2idx", "crd2idx(crd, shape, stride)"),
     ("slice", "slice(coord with _, L)"),
     ("eval", "eval(L, i): L(i)"),
+    (
+        "make_swizzle",
+        "make_swizzle(Y, Z): the swizzle with yyy mask Y and zzz mask Z",
+    ),
 ];
 
 fn arity(op: &str, n: usize, ok: &[usize], expected: &'static str) -> Result<()> {
@@ -470,6 +542,10 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
             lay(layout::slice(&c, &a.layout(1)?))
         }
+        "make_swizzle" => {
+            arity(name, n, &[2], "2")?;
+            swizzled::make_swizzle(a.int(0)?, a.int(1)?).map(Value::Swizzle)
+        }
         "eval" => {
             arity(name, n, &[2], "2")?;
             let l = a.layout(0)?;
@@ -493,4 +569,218 @@ fn int_tuple_value(t: &IntTuple) -> Value {
         }
     }
     go(t.as_ref())
+}
+
+/// A named value: `Sw<B,M,S>`, pycute's `SW_b_m_s`, or a GMMA/UMMA atom `NS::Name<T>`.
+fn eval_name(name: &str, params: &[String], col: usize) -> Result<Value> {
+    if name == "Sw" || name == "Swizzle" || name == "cute::Swizzle" {
+        let ints = params
+            .iter()
+            .map(|p| p.trim_start_matches('_').parse::<i64>().ok())
+            .collect::<Option<Vec<_>>>();
+        return match ints.as_deref() {
+            Some([b, m, s]) => Ok(Value::Swizzle(Swizzle::new(*b, *m, *s)?)),
+            _ => Err(Error::Parse {
+                column: col,
+                message: format!(
+                    "{name}<B,M,S> takes three integers, found <{}>",
+                    params.join(",")
+                ),
+            }),
+        };
+    }
+    if let Some((b, m, s)) = super::parse::pycute_swizzle_params(name) {
+        if params.is_empty() {
+            return Ok(Value::Swizzle(Swizzle::new(b, m, s)?));
+        }
+    }
+    if name.contains("::") {
+        let [ty] = params else {
+            return Err(Error::Parse {
+                column: col,
+                message: format!(
+                    "{name}<T> takes one element type, found <{}>",
+                    params.join(",")
+                ),
+            });
+        };
+        return crate::algebra::atoms::atom(name, ty)
+            .map(Value::from_any_layout)
+            .map_err(|e| match e {
+                Error::UnknownFunction { name, .. } => Error::UnknownFunction { name, column: col },
+                e => e,
+            });
+    }
+    Err(Error::UnknownFunction {
+        name: format!("{name}<{}>", params.join(",")),
+        column: col,
+    })
+}
+
+/// The functions of the expression language on swizzles and composed layouts
+/// (`crate::algebra::swizzled`): reached when an argument is a swizzle or a composed layout.
+fn call_swizzled(name: &str, vals: &[Value], col: usize) -> Result<Value> {
+    let a = Args { op: name, vals };
+    let n = vals.len();
+    let any = |i: usize| -> Result<AnyLayout> {
+        a.get(i)
+            .to_any_layout()
+            .ok_or_else(|| a.type_err(i, "a layout, a swizzle or a composed layout"))
+    };
+    let out = |r: Result<AnyLayout>| r.map(Value::from_any_layout);
+    let tiler_of = |i: usize| -> Result<Tiler> {
+        if a.get(i).is_swizzled() {
+            Err(a.type_err(i, "a tiler (a layout, an integer, `_` or a tuple of them)"))
+        } else {
+            a.tiler(i)
+        }
+    };
+    match name {
+        "composition" => {
+            arity(name, n, &[2], "2")?;
+            let rhs = match a.get(1) {
+                Value::Swizzle(_) | Value::Composed(_) => Rhs::Func(any(1)?),
+                _ => Rhs::Tiler(tiler_of(1)?),
+            };
+            out(swizzled::composition(&any(0)?, &rhs))
+        }
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
+        | "zipped_product" | "tiled_product" | "flat_product" => {
+            arity(name, n, &[2], "2")?;
+            let t = tiler_of(1)?;
+            let f: &dyn Fn(&Layout) -> Result<Layout> = match name {
+                "logical_divide" => &|l| algebra::logical_divide(l, &t),
+                "zipped_divide" => &|l| algebra::zipped_divide(l, &t),
+                "tiled_divide" => &|l| algebra::tiled_divide(l, &t),
+                "flat_divide" => &|l| algebra::flat_divide(l, &t),
+                "logical_product" => &|l| algebra::logical_product(l, &t),
+                "zipped_product" => &|l| algebra::zipped_product(l, &t),
+                "tiled_product" => &|l| algebra::tiled_product(l, &t),
+                _ => &|l| algebra::flat_product(l, &t),
+            };
+            out(swizzled::by_inner(&any(0)?, "divide/product", f))
+        }
+        "blocked_product" | "raked_product" => {
+            arity(name, n, &[2], "2")?;
+            let b = a.layout_or_tuple(1)?;
+            let f: &dyn Fn(&Layout) -> Result<Layout> = if name == "blocked_product" {
+                &|l| algebra::blocked_product(l, &b)
+            } else {
+                &|l| algebra::raked_product(l, &b)
+            };
+            out(swizzled::by_inner(&any(0)?, "product", f))
+        }
+        "tile_to_shape" => {
+            arity(name, n, &[2, 3], "2 or 3")?;
+            let shape = a.tuple(1)?;
+            let order = if n == 3 { Some(a.tuple(2)?) } else { None };
+            out(swizzled::by_inner(&any(0)?, "tile_to_shape", &|l| {
+                algebra::tile_to_shape(l, &shape, order.as_ref())
+            }))
+        }
+        "coalesce" | "filter" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let prof = if n == 2 { Some(a.tuple(1)?) } else { None };
+            let f: &dyn Fn(&Layout) -> Result<Layout> = match (name, &prof) {
+                ("coalesce", None) => &algebra::coalesce,
+                ("coalesce", Some(p)) => &move |l| algebra::coalesce_by(l, p),
+                (_, None) => &algebra::filter,
+                (_, Some(p)) => &move |l| algebra::filter_by(l, p),
+            };
+            out(swizzled::by_inner(&any(0)?, "coalesce", f))
+        }
+        "flatten" => {
+            arity(name, n, &[1], "1")?;
+            out(swizzled::by_inner(
+                &any(0)?,
+                "flatten",
+                &|l| Ok(l.flatten()),
+            ))
+        }
+        "get" => {
+            arity(name, n, &[2], "2")?;
+            let i = usize::try_from(a.int(1)?).map_err(|_| Error::RankMismatch {
+                op: "get",
+                detail: format!("mode {} of {}", a.get(1), a.get(0)),
+            })?;
+            out(swizzled::get(&any(0)?, i))
+        }
+        "slice" => {
+            arity(name, n, &[2], "2")?;
+            let c = a
+                .get(0)
+                .to_slice_coord()
+                .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
+            out(swizzled::slice(&c, &any(1)?))
+        }
+        "right_inverse" | "left_inverse" => {
+            arity(name, n, &[1], "1")?;
+            out(if name == "right_inverse" {
+                swizzled::right_inverse(&any(0)?)
+            } else {
+                swizzled::left_inverse(&any(0)?)
+            })
+        }
+        "upcast" | "downcast" => {
+            arity(name, n, &[2], "2")?;
+            out(swizzled::recast(&any(0)?, a.int(1)?, name == "upcast"))
+        }
+        "max_common_layout" => {
+            arity(name, n, &[2], "2")?;
+            out(swizzled::max_common_layout(&any(0)?, &any(1)?))
+        }
+        "max_common_vector" => {
+            arity(name, n, &[2], "2")?;
+            swizzled::max_common_vector(&any(0)?, &any(1)?).map(Value::Int)
+        }
+        "complement" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let t = if n == 2 { Some(a.tuple(1)?) } else { None };
+            swizzled::complement(&any(0)?, t.as_ref()).map(Value::Layout)
+        }
+        "size" | "rank" | "depth" | "shape" => {
+            arity(name, n, &[1], "1")?;
+            let f = any(0)?;
+            let l = f.shape_layout("size")?;
+            Ok(match name {
+                "size" => Value::Int(l.size()?),
+                "rank" => Value::Int(l.rank() as i64),
+                "depth" => Value::Int(l.depth() as i64),
+                _ => int_tuple_value(&l.shape()),
+            })
+        }
+        "cosize" => {
+            arity(name, n, &[1], "1")?;
+            swizzled::cosize(&any(0)?).map(Value::Int)
+        }
+        "eval" => {
+            arity(name, n, &[2], "2")?;
+            let f = any(0)?;
+            match a.get(1) {
+                Value::Int(i) => f.eval(*i).map(Value::Int),
+                _ => f.crd2idx(&a.tuple(1)?).map(Value::Int),
+            }
+        }
+        "stride" => Err(Error::NotExpressible {
+            op: "stride",
+            what: format!("stride({})", a.get(0)),
+            detail: "a swizzled layout is not linear, so it has no stride (CuTe deletes \
+                     stride() of a ComposedLayout)"
+                .into(),
+        }),
+        _ if FUNCTIONS.iter().any(|(f, _)| *f == name) => Err(Error::Type {
+            op: name.to_string(),
+            position: vals.iter().position(Value::is_swizzled).unwrap_or(0) + 1,
+            expected: "a plain layout (this function is not defined on swizzled layouts)",
+            found: vals
+                .iter()
+                .find(|v| v.is_swizzled())
+                .map(|v| v.kind())
+                .unwrap_or_default(),
+        }),
+        _ => Err(Error::UnknownFunction {
+            name: name.to_string(),
+            column: col,
+        }),
+    }
 }

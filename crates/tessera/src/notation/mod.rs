@@ -9,7 +9,7 @@ pub mod parse;
 
 use std::fmt::{self, Display, Write};
 
-use crate::layout::{IntTuple, Layout, SliceCoord, TreeRef};
+use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, TreeRef};
 use crate::obligation::{Error, Result};
 
 pub use expr::{eval, eval_expr, Value};
@@ -75,6 +75,49 @@ impl Display for Layout {
         write_tree(f, self.tree(), ",", false, &|w, m| {
             write!(w, "{}", m.stride)
         })
+    }
+}
+
+impl Display for Swizzle {
+    /// CuTe C++'s `Sw<B,M,S>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sw<{},{},{}>", self.bits(), self.base(), self.shift())
+    }
+}
+
+impl Display for ComposedLayout {
+    /// CuTe C++'s `A o O o B` (the `_` markers removed).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {} o {}", self.outer, self.offset, self.inner)
+    }
+}
+
+impl Display for AnyLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyLayout::Plain(l) => write!(f, "{l}"),
+            AnyLayout::Swizzle(s) => write!(f, "{s}"),
+            AnyLayout::Composed(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// A layout, swizzle or composed layout in pycute's notation: `SW_3_4_3 o 0 o (8, 64):(64, 1)`.
+///
+/// ```
+/// let a: tessera::layout::AnyLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse().unwrap();
+/// assert_eq!(tessera::notation::pycute_any(&a), "SW_3_4_3 o 0 o (8, 64):(64, 1)");
+/// ```
+pub fn pycute_any(a: &AnyLayout) -> String {
+    match a {
+        AnyLayout::Plain(l) => pycute(l),
+        AnyLayout::Swizzle(s) => format!("SW_{}_{}_{}", s.bits(), s.base(), s.shift()),
+        AnyLayout::Composed(c) => format!(
+            "{} o {} o {}",
+            pycute_any(&c.outer),
+            c.offset,
+            pycute_any(&c.inner)
+        ),
     }
 }
 
@@ -159,6 +202,21 @@ fn num_digits(x: i64) -> usize {
 /// assert!(t.starts_with("(2,(2,2)):(4,(2,1))\n      0   1   2   3 \n"));
 /// ```
 pub fn print_layout(l: &Layout) -> Result<String> {
+    print_layout_any(&AnyLayout::Plain(l.clone()))
+}
+
+/// CuTe's `print_layout` of any layout: the table of `f(m, n)` (for a composed layout, the
+/// innermost layout gives the rows, columns and cell width, as in CuTe).
+///
+/// Pre: the innermost layout has rank 2; at most 2^20 cells.
+///
+/// ```
+/// let a: tessera::layout::AnyLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+/// let t = tessera::notation::print_layout_any(&a).unwrap();
+/// assert!(t.contains(" 1  | 3 | 2 |"));
+/// ```
+pub fn print_layout_any(f: &AnyLayout) -> Result<String> {
+    let l = f.shape_layout("print_layout")?;
     if l.rank() != 2 || l.is_leaf() {
         return Err(Error::RankMismatch {
             op: "print_layout",
@@ -178,7 +236,7 @@ pub fn print_layout(l: &Layout) -> Result<String> {
     }
     let w = num_digits(l.cosize()?) + 2;
     let mut out = String::new();
-    let _ = writeln!(out, "{l}");
+    let _ = writeln!(out, "{f}");
     out.push_str("    ");
     for n in 0..cols {
         let _ = write!(out, "  {:>width$} ", n, width = w - 2);
@@ -198,7 +256,10 @@ pub fn print_layout(l: &Layout) -> Result<String> {
         let _ = write!(out, "{m:>2}  ");
         let r0 = m0.eval(m)?;
         for n in 0..cols {
-            let v = r0 + m1.eval(n)?;
+            let v = match f {
+                AnyLayout::Plain(_) => r0 + m1.eval(n)?,
+                _ => f.crd2idx(&IntTuple::flat([m, n]))?,
+            };
             let _ = write!(out, "| {:>width$} ", v, width = w - 2);
         }
         out.push_str("|\n");

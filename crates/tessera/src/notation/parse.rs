@@ -1,9 +1,12 @@
 //! The expression language: a small recursive-descent parser that reports 1-based columns.
 //!
 //! ```text
-//! expr  := term (':' term)?
+//! expr  := lay ('o' lay)*                       (a composed layout `A o O o B`)
+//! lay   := term (':' term)?
 //! term  := INT | '-' INT | '_' | NAME '(' [expr (',' expr)*] ')' | '(' expr (',' expr)* ')'
+//!        | NAME '<' PARAM (',' PARAM)* '>' | SW_b_m_s   (`Sw<3,4,3>`, `GMMA::Layout_K_SW128_Atom<half_t>`)
 //! ```
+//! A `NAME` may contain `::` (`GMMA::Layout_K_SW128_Atom`).
 //! Spaces are allowed between tokens; a leading `_` on an integer (CuTe's static marker, `_8`)
 //! is accepted and ignored.
 
@@ -43,6 +46,23 @@ pub enum Expr {
         /// Column.
         col: usize,
     },
+    /// `A o O o B …`: a chain of functions and offsets, outermost first (odd length).
+    Compose {
+        /// The functions (even positions) and offsets (odd positions).
+        parts: Vec<Expr>,
+        /// Column.
+        col: usize,
+    },
+    /// A named value with template parameters: `Sw<3,4,3>`, `SW_3_4_3` (no parameters),
+    /// `GMMA::Layout_K_SW128_Atom<half_t>`.
+    Name {
+        /// The name, with any `::` qualifiers.
+        name: String,
+        /// The parameters between `<` and `>`, as written.
+        params: Vec<String>,
+        /// Column.
+        col: usize,
+    },
     /// `name(args…)`.
     Call {
         /// Function name.
@@ -62,6 +82,8 @@ impl Expr {
             | Expr::Under { col }
             | Expr::Tuple { col, .. }
             | Expr::Layout { col, .. }
+            | Expr::Compose { col, .. }
+            | Expr::Name { col, .. }
             | Expr::Call { col, .. } => *col,
         }
     }
@@ -153,6 +175,40 @@ impl Parser<'_> {
             self.skip_ws();
             self.col()
         };
+        let first = self.lay(col)?;
+        let mut parts = Vec::new();
+        while self.at_compose() {
+            if parts.is_empty() {
+                parts.push(first.clone());
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let c = self.col();
+            parts.push(self.lay(c)?);
+        }
+        self.depth -= 1;
+        if parts.is_empty() {
+            Ok(first)
+        } else {
+            if parts.len() % 2 == 0 {
+                return Err(Error::Parse {
+                    column: col,
+                    message: "a composed layout is `A o offset o B` (functions and offsets \
+                              alternate, an odd number of parts)"
+                        .into(),
+                });
+            }
+            Ok(Expr::Compose { parts, col })
+        }
+    }
+
+    /// `true` at the composition operator ` o ` (an `o` followed by a space, `(` or `-`).
+    fn at_compose(&mut self) -> bool {
+        self.peek() == Some(b'o')
+            && matches!(self.s.get(self.pos + 1), Some(c) if c.is_ascii_whitespace() || *c == b'(' || *c == b'-')
+    }
+
+    fn lay(&mut self, col: usize) -> Result<Expr> {
         let shape = self.term()?;
         let e = if self.peek() == Some(b':') {
             self.pos += 1;
@@ -165,7 +221,6 @@ impl Parser<'_> {
         } else {
             shape
         };
-        self.depth -= 1;
         Ok(e)
     }
 
@@ -248,13 +303,53 @@ impl Parser<'_> {
                 Ok(Expr::Tuple { items, col })
             }
             c if c.is_ascii_alphabetic() => {
-                let start = self.pos;
-                while self.pos < self.s.len()
-                    && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'_')
-                {
+                let name = self.name();
+                if self.peek() == Some(b'<') {
                     self.pos += 1;
+                    let mut params = Vec::new();
+                    loop {
+                        self.skip_ws();
+                        let start = self.pos;
+                        if self.s.get(self.pos) == Some(&b'-') {
+                            self.pos += 1;
+                        }
+                        while self.pos < self.s.len()
+                            && (self.s[self.pos].is_ascii_alphanumeric()
+                                || self.s[self.pos] == b'_'
+                                || self.s[self.pos] == b':')
+                        {
+                            self.pos += 1;
+                        }
+                        if self.pos == start {
+                            return Err(self.error(format!(
+                                "expected a template parameter of {name}, found {}",
+                                self.describe()
+                            )));
+                        }
+                        params.push(String::from_utf8_lossy(&self.s[start..self.pos]).into_owned());
+                        match self.peek() {
+                            Some(b',') => self.pos += 1,
+                            Some(b'>') => {
+                                self.pos += 1;
+                                break;
+                            }
+                            _ => {
+                                return Err(self.error(format!(
+                                    "expected `,` or `>` in the parameters of {name}, found {}",
+                                    self.describe()
+                                )))
+                            }
+                        }
+                    }
+                    return Ok(Expr::Name { name, params, col });
                 }
-                let name = String::from_utf8_lossy(&self.s[start..self.pos]).into_owned();
+                if is_pycute_swizzle(&name) && self.peek() != Some(b'(') {
+                    return Ok(Expr::Name {
+                        name,
+                        params: Vec::new(),
+                        col,
+                    });
+                }
                 self.expect(b'(')?;
                 let mut args = Vec::new();
                 if self.peek() == Some(b')') {
@@ -285,4 +380,49 @@ impl Parser<'_> {
             ))),
         }
     }
+
+    /// An identifier, with `::` qualifiers (`GMMA::Layout_K_SW128_Atom`).
+    fn name(&mut self) -> String {
+        let start = self.pos;
+        loop {
+            while self.pos < self.s.len()
+                && (self.s[self.pos].is_ascii_alphanumeric()
+                    || self.s[self.pos] == b'_'
+                    // pycute's negative shift: `SW_2_0_-2`.
+                    || (self.s[self.pos] == b'-'
+                        && self.s[start..].starts_with(b"SW_")
+                        && self.s[self.pos - 1] == b'_'
+                        && matches!(self.s.get(self.pos + 1), Some(c) if c.is_ascii_digit())))
+            {
+                self.pos += 1;
+            }
+            if self.s.get(self.pos) == Some(&b':')
+                && self.s.get(self.pos + 1) == Some(&b':')
+                && matches!(self.s.get(self.pos + 2), Some(c) if c.is_ascii_alphabetic())
+            {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&self.s[start..self.pos]).into_owned()
+    }
+}
+
+/// pycute's swizzle name `SW_b_m_s` (three integers, the shift possibly negative: `SW_2_0_-2`).
+pub(crate) fn is_pycute_swizzle(name: &str) -> bool {
+    pycute_swizzle_params(name).is_some()
+}
+
+/// The `(B, M, S)` of pycute's `SW_b_m_s`.
+pub(crate) fn pycute_swizzle_params(name: &str) -> Option<(i64, i64, i64)> {
+    let rest = name.strip_prefix("SW_")?;
+    let mut it = rest.split('_');
+    let b = it.next()?.parse().ok()?;
+    let m = it.next()?.parse().ok()?;
+    let s = it.next()?.parse().ok()?;
+    if it.next().is_some() {
+        return None;
+    }
+    Some((b, m, s))
 }

@@ -175,6 +175,26 @@ pub const CATALOGUE: &[Entry] = &[
             "complement1_with(4, 2, 24, Divides::check(8, 16)?) // 8 ∣ 16 is not 4·2 ∣ 24",
         ),
     },
+    Entry {
+        code: "invalid_swizzle",
+        title: "Swizzle<B,M,S> parameters out of range",
+        obligation: "B ≥ 0 ∧ M ≥ 0 ∧ |S| ≥ B ∧ B + M + |S| ≤ 62",
+        explanation: "A swizzle XORs the B bits at M + max(0,S) into the B bits at M − min(0,S); \
+                      the two groups must not overlap (|S| ≥ B, CuTe's static_assert) and must \
+                      fit a 64-bit index. Use a larger |S| or fewer bits.",
+        example: Example::Expr("composition(Sw<3,4,2>,8:1)"),
+    },
+    Entry {
+        code: "not_expressible",
+        title: "the result has no layout or composed-layout form",
+        obligation: "the result is a layout or a composed layout",
+        explanation: "Operations on swizzled layouts return Layout, Swizzle or outer ∘ offset ∘ \
+                      inner; when the true result is none of these (e.g. make_swizzle of two \
+                      masks with different bit counts), CuTe C++ refuses at compile time and \
+                      Tessera says why. Where a correct answer exists as a chain A o O o B, \
+                      Tessera returns the chain instead.",
+        example: Example::Expr("make_swizzle(12,1)"),
+    },
 ];
 
 /// The entry for a code.
@@ -272,6 +292,16 @@ pub fn one_of_each() -> Vec<Error> {
         },
         Error::NoUnitStride { layout: s() },
         Error::ProofMismatch(Failure::boxed("", ob())),
+        Error::InvalidSwizzle {
+            bits: 1,
+            base: 0,
+            shift: 0,
+        },
+        Error::NotExpressible {
+            op: "",
+            what: s(),
+            detail: s(),
+        },
     ]
 }
 
@@ -297,5 +327,7 @@ pub fn variant_index(e: &Error) -> usize {
         Error::TooLarge { .. } => 14,
         Error::NoUnitStride { .. } => 15,
         Error::ProofMismatch(_) => 16,
+        Error::InvalidSwizzle { .. } => 17,
+        Error::NotExpressible { .. } => 18,
     }
 }

@@ -142,6 +142,27 @@ pub enum Error {
         /// The layout.
         layout: String,
     },
+    /// `Swizzle<B,M,S>` needs `B ≥ 0`, `M ≥ 0`, `|S| ≥ B` (and `B + M + |S| ≤ 62`).
+    #[error("Sw<{bits},{base},{shift}> is not a swizzle: it needs B >= 0, M >= 0, |S| >= B and B + M + |S| <= 62")]
+    InvalidSwizzle {
+        /// `B`.
+        bits: i64,
+        /// `M`.
+        base: i64,
+        /// `S`.
+        shift: i64,
+    },
+    /// The result of an operation on a swizzled layout has no form in the algebra (CuTe C++
+    /// refuses it at compile time, and no correct answer of that form exists).
+    #[error("{op}: {detail}")]
+    NotExpressible {
+        /// The operation.
+        op: &'static str,
+        /// What cannot be expressed, in math notation.
+        what: String,
+        /// Why, with the values.
+        detail: String,
+    },
 }
 
 impl Error {
@@ -164,6 +185,8 @@ impl Error {
             Error::UnknownFunction { .. } => "unknown_function",
             Error::TooLarge { .. } => "too_large",
             Error::NoUnitStride { .. } => "no_unit_stride",
+            Error::InvalidSwizzle { .. } => "invalid_swizzle",
+            Error::NotExpressible { .. } => "not_expressible",
             Error::ProofMismatch { .. } => "proof_mismatch",
         }
     }
@@ -285,6 +308,10 @@ impl Error {
             Error::NoUnitStride { layout } => Obligation::HasUnitStride {
                 layout: layout.clone(),
             },
+            Error::InvalidSwizzle { bits, base, shift } => {
+                crate::layout::swizzle::swizzle_obligation(*bits, *base, *shift)
+            }
+            Error::NotExpressible { what, .. } => Obligation::Expressible { what: what.clone() },
         }
     }
 

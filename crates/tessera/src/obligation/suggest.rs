@@ -257,7 +257,7 @@ fn knobs(v: &Value) -> Vec<(Knob, i64)> {
                     *leaves += 1;
                 }
             }
-            Value::Under | Value::Text(_) => {}
+            Value::Under | Value::Text(_) | Value::Swizzle(_) | Value::Composed(_) => {}
         }
     }
     let mut out = Vec::new();
@@ -348,7 +348,7 @@ fn collect_pool(v: &Value, p: &mut BTreeSet<i64>) {
                 p.insert(place);
             }
         }
-        Value::Under | Value::Text(_) => {}
+        Value::Under | Value::Text(_) | Value::Swizzle(_) | Value::Composed(_) => {}
     }
 }
 

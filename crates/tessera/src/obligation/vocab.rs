@@ -123,6 +123,20 @@ pub enum Obligation {
         /// The layout.
         layout: String,
     },
+    /// `Swizzle<B,M,S>`'s parameters: `B ≥ 0 ∧ M ≥ 0 ∧ |S| ≥ B ∧ B + M + |S| ≤ 62`.
+    SwizzleParams {
+        /// `B`.
+        bits: i64,
+        /// `M`.
+        base: i64,
+        /// `S`.
+        shift: i64,
+    },
+    /// A result exists in the algebra's forms (layout, swizzle, composed layout).
+    Expressible {
+        /// The result that must be expressible, e.g. `right_inverse(Sw<3,4,3> o 0 o 8:64)`.
+        what: String,
+    },
     /// The text is well formed.
     WellFormed {
         /// 1-based column.
@@ -189,6 +203,11 @@ impl fmt::Display for Obligation {
             Obligation::Fits64 { what } => write!(f, "{what} < 2^63"),
             Obligation::Enumerable { size, bound, .. } => write!(f, "{size} ≤ {bound}"),
             Obligation::HasUnitStride { layout } => write!(f, "∃ mode of {layout} with stride 1"),
+            Obligation::SwizzleParams { bits, base, shift } => write!(
+                f,
+                "B ≥ 0 ∧ M ≥ 0 ∧ |S| ≥ B ∧ B + M + |S| ≤ 62, here B = {bits}, M = {base}, S = {shift}"
+            ),
+            Obligation::Expressible { what } => write!(f, "{what} is a layout or a composed layout"),
             Obligation::WellFormed { column, .. } => write!(f, "well formed at column {column}"),
             Obligation::WellTyped { position, expected } => {
                 write!(f, "argument {position} is {expected}")
@@ -226,6 +245,8 @@ impl Obligation {
             Obligation::Fits64 { .. } => "fits in i64".into(),
             Obligation::Enumerable { .. } => "size ≤ enumeration bound".into(),
             Obligation::HasUnitStride { .. } => "∃ stride-1 mode".into(),
+            Obligation::SwizzleParams { .. } => "B ≥ 0 ∧ M ≥ 0 ∧ |S| ≥ B".into(),
+            Obligation::Expressible { .. } => "expressible".into(),
             Obligation::WellFormed { .. } => "well formed".into(),
             Obligation::WellTyped { .. } => "well typed".into(),
             Obligation::ArityMatches { .. } => "arity".into(),
