@@ -8,6 +8,7 @@ Writes, per case, [ns/op or null, result text] with the same timing loop as comp
 column, and the vectorised entry point `tessera.apply_many` over the whole corpus (ns/expression,
 best of 5, arguments native, all cores).
 """
+
 import json
 import os
 import re

@@ -29,7 +29,9 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     src = sys.argv[1]
-    tests = sorted(f for f in os.listdir(src) if f.startswith("test_") and f.endswith(".py"))
+    tests = sorted(
+        f for f in os.listdir(src) if f.startswith("test_") and f.endswith(".py")
+    )
     if not tests:
         print(f"no test_*.py in {src}", file=sys.stderr)
         return 2
@@ -43,8 +45,10 @@ def main() -> int:
         sys.path.insert(0, tmp)
         suite = unittest.TestLoader().discover(tmp, "test_*.py")
         result = unittest.TextTestRunner(verbosity=2).run(suite)
-        print(f"{result.testsRun} tests from {len(tests)} files: "
-              f"{len(result.failures)} failures, {len(result.errors)} errors")
+        print(
+            f"{result.testsRun} tests from {len(tests)} files: "
+            f"{len(result.failures)} failures, {len(result.errors)} errors"
+        )
         return 0 if result.wasSuccessful() else 1
 
 

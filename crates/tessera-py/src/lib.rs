@@ -15,7 +15,12 @@ use tessera::layout::{Builder, IntTuple, Layout, SliceCoord, TreeRef};
 use tessera::notation::{self, Value};
 
 mod domain;
+mod swizzle;
 mod tma;
+
+use swizzle::{func_arg, func_face, wrap_any};
+use tessera::algebra::swizzled::{self, Rhs};
+use tessera::layout::AnyLayout;
 
 // ------------------------------------------------------------------------------------- errors
 
@@ -197,6 +202,35 @@ fn push_slice(o: &Bound<'_, PyAny>, b: &mut Builder<Option<i64>>, depth: usize) 
     Ok(())
 }
 
+pub(crate) fn has_none_pub(o: &Bound<'_, PyAny>) -> bool {
+    has_none(o)
+}
+
+pub(crate) fn slice_coord(o: &Bound<'_, PyAny>) -> PyResult<SliceCoord> {
+    let mut b = Builder::new();
+    push_slice(o, &mut b, 0)?;
+    Ok(b.finish())
+}
+
+/// `A[i]` of a composed layout: `O ∘ off ∘ I[i]`.
+pub(crate) fn getitem_any(a: &AnyLayout, key: &Bound<'_, PyAny>) -> PyResult<AnyLayout> {
+    let rank = a.layout().map_or(1, |l| l.rank()) as i64;
+    let mut i = int_of(key)?;
+    if i < 0 {
+        i += rank;
+    }
+    if i < 0 || i >= rank {
+        return Err(PyIndexError::new_err(format!(
+            "mode {} of a rank-{rank} layout",
+            int_of(key)?
+        )));
+    }
+    if rank == 1 && a.layout().is_some_and(|l| l.is_leaf()) {
+        return Ok(a.clone());
+    }
+    swizzled::get(a, i as usize).map_err(raise)
+}
+
 fn has_none(o: &Bound<'_, PyAny>) -> bool {
     if o.is_none() {
         return true;
@@ -239,7 +273,7 @@ pub(crate) fn wrap(py: Python<'_>, face: Face, l: Layout) -> PyResult<PyObject> 
 }
 
 /// The native layout inside `o`, if `o` is a layout of either face.
-fn native(o: &Bound<'_, PyAny>) -> Option<Layout> {
+pub(crate) fn native(o: &Bound<'_, PyAny>) -> Option<Layout> {
     if let Ok(c) = o.downcast::<CuteLayout>() {
         Some(c.get().l.clone())
     } else if let Ok(t) = o.downcast::<TLayout>() {
@@ -250,7 +284,7 @@ fn native(o: &Bound<'_, PyAny>) -> Option<Layout> {
 }
 
 /// A layout argument: a layout of either face, an integer `n` (`n:1`), or CuTe text (tessera face).
-fn layout_arg(o: &Bound<'_, PyAny>, face: Face) -> PyResult<Layout> {
+pub(crate) fn layout_arg(o: &Bound<'_, PyAny>, face: Face) -> PyResult<Layout> {
     if let Some(l) = native(o) {
         return Ok(l);
     }
@@ -644,17 +678,56 @@ macro_rules! tiler_ops {
         #[pyfunction]
         #[pyo3(signature = (a, b, pycute = false))]
         fn $name(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-            let face = face(pycute, a);
             if b.is_none() {
                 return Ok(a.clone().unbind());
             }
+            if let Some(fa) = func_arg(a) {
+                let f = if pycute { Face::PyCute } else { func_face(a) };
+                let t = tiler_arg(b, f, 0)?;
+                let g = $f;
+                let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
+                return wrap_any(a.py(), f, r);
+            }
+            let face = face(pycute, a);
             op_tiler(a, b, face, $f)
         }
     )*};
 }
 
+/// `composition(A, B)`: A a layout, swizzle or composed layout; B a tiler, swizzle or composed.
+#[pyfunction]
+#[pyo3(signature = (a, b, pycute = false))]
+fn composition(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+    if b.is_none() {
+        return Ok(a.clone().unbind());
+    }
+    let fa = func_arg(a);
+    let fb = func_arg(b);
+    if fa.is_none() && fb.is_none() {
+        let f = face(pycute, a);
+        return op_tiler(a, b, f, algebra::composition_tiler);
+    }
+    let f = if pycute || func_face(a) == Face::PyCute || face_of(a) == Face::PyCute {
+        Face::PyCute
+    } else {
+        Face::Tessera
+    };
+    let any_a = match fa {
+        Some(x) => x,
+        None => AnyLayout::Plain(layout_arg(a, f)?),
+    };
+    let rhs = match fb {
+        Some(x) => Rhs::Func(x),
+        None => Rhs::Tiler(tiler_arg(b, f, 0)?),
+    };
+    wrap_any(
+        a.py(),
+        f,
+        swizzled::composition(&any_a, &rhs).map_err(raise)?,
+    )
+}
+
 tiler_ops! {
-    composition => algebra::composition_tiler,
     logical_divide => algebra::logical_divide,
     zipped_divide => algebra::zipped_divide,
     tiled_divide => algebra::tiled_divide,
@@ -765,6 +838,14 @@ fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> 
     if layout.is_none() {
         return Ok(layout.clone().unbind());
     }
+    if let Some(fa) = func_arg(layout) {
+        let f = if pycute {
+            Face::PyCute
+        } else {
+            func_face(layout)
+        };
+        return wrap_any(layout.py(), f, swizzled::right_inverse(&fa).map_err(raise)?);
+    }
     let f = face(pycute, layout);
     let r = algebra::right_inverse(&layout_arg(layout, f)?).map_err(raise)?;
     wrap(layout.py(), f, r)
@@ -775,6 +856,14 @@ fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> 
 fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
     if layout.is_none() {
         return Ok(layout.clone().unbind());
+    }
+    if let Some(fa) = func_arg(layout) {
+        let f = if pycute {
+            Face::PyCute
+        } else {
+            func_face(layout)
+        };
+        return wrap_any(layout.py(), f, swizzled::left_inverse(&fa).map_err(raise)?);
     }
     let f = face(pycute, layout);
     let r = algebra::left_inverse(&layout_arg(layout, f)?).map_err(raise)?;
@@ -897,6 +986,8 @@ fn value_to_py(py: Python<'_>, v: Value) -> PyResult<PyObject> {
         Value::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         Value::Under => py.None(),
         Value::Layout(l) => wrap(py, Face::Tessera, l)?,
+        Value::Swizzle(sw) => wrap_any(py, Face::Tessera, AnyLayout::Swizzle(sw))?,
+        Value::Composed(c) => wrap_any(py, Face::Tessera, AnyLayout::Composed(c))?,
         Value::Text(t) => t.into_pyobject(py)?.into_any().unbind(),
         Value::Tuple(items) => {
             let xs = items
@@ -1106,6 +1197,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     domain::register(m)?;
+    swizzle::register(m)?;
     tma::register(m)?;
     Ok(())
 }

@@ -74,8 +74,19 @@ def test_swizzle_and_composed_layout():
     c = tp.ComposedLayout(sw, 0, tp.Layout((8, 8), (8, 1)))
     assert len(c) == 2 and c.size() == 64 and c(1, 1) == sw(9)
     assert str(c) == "SW_3_4_3 o 0 o (8, 8):(8, 1)"
-    with pytest.raises(tessera.OutOfDomain):
+    with pytest.raises(tessera.InvalidSwizzle):
         tp.Swizzle(3, 0, 2)
+    assert c == tp.ComposedLayout(tp.Swizzle(3, 4, 3), 0, tp.Layout((8, 8), (8, 1)))
+    assert c.layoutB == sw and c.offset == 0 and c.layoutA == tp.Layout((8, 8), (8, 1))
+    assert str(c[1]) == "SW_3_4_3 o 0 o 8:1" and c.cosize() == sw.cosize()
+    assert tp.is_layout(c)
+    # the algebra accepts composed layouts (CuTe's rules): divide the inner layout
+    d = tp.zipped_divide(c, (4, 4))
+    assert type(d) is tp.ComposedLayout and str(d).startswith("SW_3_4_3 o 0 o ")
+    assert all(d(i) == sw(d.layoutA(i)) for i in range(64))
+    assert sorted(d.layoutA(i) for i in range(64)) == sorted(
+        c.layoutA(i) for i in range(64)
+    )
 
 
 OPS = {
@@ -116,7 +127,11 @@ def test_oracle_cases_agree_with_the_tessera_engine():
         if r["op"] not in OPS:
             continue
         inner = r["expr"][len(r["op"]) + 1 : -1]
-        args = tessera.eval(f"({inner},)") if "," not in inner else tessera.eval(f"({inner})")
+        args = (
+            tessera.eval(f"({inner},)")
+            if "," not in inner
+            else tessera.eval(f"({inner})")
+        )
         if not isinstance(args, tuple):
             args = (args,)
         fn = getattr(tp, r["op"])

@@ -9,7 +9,9 @@ import pytest
 import tessera
 from conftest import ROOT
 
-FIG2 = os.path.join(ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch")
+FIG2 = os.path.join(
+    ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch"
+)
 
 
 def test_figure2():
@@ -22,7 +24,9 @@ def test_figure2():
 
 def test_emitted_python_visits_each_valid_index_once():
     s = tessera.Schedule.load(FIG2)
-    out = subprocess.run([sys.executable, "-c", s.code("python")], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", s.code("python")], capture_output=True, text=True
+    )
     seen = [int(x) for x in out.stdout.split()]
     assert sorted(seen) == list(range(15))
     assert "for" in s.code("cuda")

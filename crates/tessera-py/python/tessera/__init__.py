@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from . import errors
 from ._tessera import (
+    ComposedLayout,
     Layout,
+    Swizzle,
     Schedule,
     TmaReport,
     apply_many,
@@ -54,6 +56,8 @@ from .errors import (
     DomainError,
     Error,
     InadmissibleComposition,
+    InvalidSwizzle,
+    NotExpressible,
     NonInjective,
     NonPositiveShape,
     NoUnitStride,
@@ -97,6 +101,10 @@ from ._tessera import _PyCuteLayout  # noqa: E402  (the pycute face of Layout)
 __version__ = "0.1.0"
 
 __all__ = [
+    "ComposedLayout",
+    "Swizzle",
+    "InvalidSwizzle",
+    "NotExpressible",
     "ArgumentType",
     "Arity",
     "Divisibility",

@@ -48,7 +48,11 @@ class Error(ValueError):
     def obligation(self) -> Optional[str]:
         """The obligation that failed, with the values, e.g. ``128·16 ∣ 2040``."""
         if self._info is not None:
-            return str(self._info.obligation) if self._info.obligation is not None else None
+            return (
+                str(self._info.obligation)
+                if self._info.obligation is not None
+                else None
+            )
         return self._obligation
 
     @property
@@ -168,6 +172,18 @@ class NoUnitStride(Error):
     code = "no_unit_stride"
 
 
+class InvalidSwizzle(Error):
+    """Swizzle parameters break bits >= 0, base >= 0, |shift| >= bits."""
+
+    code = "invalid_swizzle"
+
+
+class NotExpressible(Error):
+    """The result of an operation on a swizzled layout has no form in the algebra."""
+
+    code = "not_expressible"
+
+
 class ProofMismatch(Error):
     """A proof certifies another obligation."""
 
@@ -211,6 +227,8 @@ _BY_CODE: Dict[str, Type[Error]] = {
         UnknownFunction,
         TooLarge,
         NoUnitStride,
+        InvalidSwizzle,
+        NotExpressible,
         ProofMismatch,
     )
 }

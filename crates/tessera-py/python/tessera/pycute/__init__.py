@@ -2,8 +2,7 @@
 
 Same names and calling conventions as pycute (``from tessera.pycute import *`` gives what
 ``from pycute import *`` gives); layouts are native; results are CuTe C++'s; a failed obligation
-raises the ``tessera.Error`` subclass that names it. ``Swizzle``/``ComposedLayout`` are provisional
-pure-Python classes until Tessera's native swizzles land (issue 11).
+raises the ``tessera.Error`` subclass that names it.
 """
 
 from .int_tuple import *  # noqa: F401,F403
