@@ -113,3 +113,43 @@ pub fn check_arg(what: &str, text: &str) -> Result<(), (&'static str, String)> {
     }
     Ok(())
 }
+
+/// Streams a file's lines (any number of them), each at most [`max_input`] bytes, to `f`.
+///
+/// Pre: none. Post: `Err((code, message))` with `io`, `input_too_large` (a line over the limit)
+/// or `invalid_utf8`; memory stays within one line. Example: `tessera tma --driver-cases` reads
+/// its (multi-megabyte) case files this way.
+pub fn for_each_line(path: &Path, mut f: impl FnMut(&str)) -> Result<(), (&'static str, String)> {
+    use std::io::BufRead;
+    let limit = max_input();
+    let file = std::fs::File::open(path).map_err(|e| ("io", format!("{}: {e}", path.display())))?;
+    let mut r = std::io::BufReader::new(file);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut r)
+            .take(limit + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| ("io", format!("{}: {e}", path.display())))?;
+        if n == 0 {
+            return Ok(());
+        }
+        if buf.len() as u64 > limit {
+            return Err((
+                "input_too_large",
+                too_large(&format!("a line of {}", path.display()), buf.len() as u64),
+            ));
+        }
+        let line = std::str::from_utf8(&buf).map_err(|e| {
+            (
+                "invalid_utf8",
+                format!(
+                    "{}: not UTF-8 text (invalid byte {} bytes into a line)",
+                    path.display(),
+                    e.valid_up_to()
+                ),
+            )
+        })?;
+        f(line.trim_end_matches(['\n', '\r']));
+    }
+}

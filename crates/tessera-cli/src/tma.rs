@@ -709,10 +709,6 @@ fn parse_case(line: &str) -> Option<(Request, i64)> {
 }
 
 fn driver_cases(path: &std::path::Path) -> ExitCode {
-    let text = match crate::exit::read_file(path) {
-        Ok(t) => t,
-        Err((c, m)) => return fail(c, m),
-    };
     let (mut n, mut agree, mut both_ok, mut both_bad) = (0u64, 0u64, 0u64, 0u64);
     let mut only_driver_ok: std::collections::BTreeMap<String, u64> = Default::default();
     let mut only_tessera_ok = 0u64;
@@ -721,10 +717,14 @@ fn driver_cases(path: &std::path::Path) -> ExitCode {
     let mut sole: std::collections::BTreeMap<String, u64> = Default::default();
     let mut examples: Vec<String> = Vec::new();
     let mut skipped = 0u64;
-    for line in text.lines().filter(|l| !l.starts_with("driver")) {
+    // Streamed: the case files hold hundreds of thousands of lines.
+    let streamed = crate::exit::for_each_line(path, |line| {
+        if line.starts_with("driver") {
+            return;
+        }
         let Some((r, res)) = parse_case(line) else {
             skipped += 1;
-            continue;
+            return;
         };
         n += 1;
         let rep = validate(&r);
@@ -756,6 +756,9 @@ fn driver_cases(path: &std::path::Path) -> ExitCode {
                 examples.push(format!("driver refuses ({res}), tessera accepts: {line}"));
             }
         }
+    });
+    if let Err((c, m)) = streamed {
+        return fail(c, m);
     }
     let mut o = String::new();
     let _ = writeln!(o, "| cases | agree | both valid | both invalid | driver only valid | tessera only valid | unparsed |");
