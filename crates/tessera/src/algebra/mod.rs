@@ -11,6 +11,7 @@ pub mod composition;
 pub mod decide;
 pub mod divide;
 pub mod inverse;
+pub mod linear;
 pub mod product;
 pub mod ragged;
 pub mod swizzled;
