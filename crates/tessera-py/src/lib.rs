@@ -15,6 +15,7 @@ use tessera::layout::{Builder, IntTuple, Layout, SliceCoord, TreeRef};
 use tessera::notation::{self, Value};
 
 mod domain;
+mod ragged;
 mod swizzle;
 mod tma;
 
@@ -1197,6 +1198,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     domain::register(m)?;
+    ragged::register(m)?;
     swizzle::register(m)?;
     tma::register(m)?;
     Ok(())

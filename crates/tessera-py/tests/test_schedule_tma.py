@@ -49,3 +49,32 @@ def test_tma():
     assert tessera.tma_check("f16", [4096, 4096], [128, 64], "128B").valid
     with pytest.raises(tessera.Error):
         tessera.tma_check("f17", [8], [8])
+
+
+def test_ragged_gemm_m1000():
+    r = tessera.ragged(
+        "zipped_divide((1000,4096):(4096,1),(128,64))", names=["m", "k"]
+    )
+    assert r["layout"] == "((128,64),(8,64)):((4096,1),(524288,64))"
+    assert (r["points"], r["valid"], r["holes"]) == (
+        1024 * 4096,
+        1000 * 4096,
+        24 * 4096,
+    )
+    assert r["predicate"] == ["m < 1000"]
+    assert r["minimal_checked"]
+    assert r["tma"]["zero_filled"] == 24 * 4096
+    assert r["tma"]["strong_sum"] and not r["tma"]["strong_max"]
+    t = tessera.ragged("local_tile((1000,4096):(4096,1),(128,64),(7,0))")
+    assert t["slice"]["extents"] == [(104, 128), (64, 64)]
+    assert t["slice"]["holes"] == 24 * 64
+
+
+def test_ragged_predicate_code_runs():
+    r = tessera.ragged("logical_divide((3,5):(5,1),2:1)")
+    assert r["layout"] is None and r["holes"] == 1 and r["predicate"] == ["n < 5"]
+    out = subprocess.run(
+        [sys.executable, "-c", r["python"]], capture_output=True, text=True
+    )
+    assert out.returncode == 0
+    assert out.stdout.count("T[") == 15

@@ -3,6 +3,7 @@
 from os import PathLike
 from typing import (
     Any,
+    Dict,
     Iterable,
     Iterator,
     List,
@@ -146,6 +147,9 @@ class TmaReport:
 def tma_check(
     dtype: str, shape: Sequence[int], box_dims: Sequence[int], swizzle: str = "none"
 ) -> TmaReport: ...
+def ragged(
+    expr: str, names: Optional[Sequence[str]] = None, dtype: str = "f16"
+) -> Dict[str, Any]: ...
 def composition(a: LayoutLike, b: Tiler, pycute: bool = False) -> Any: ...
 def logical_divide(a: LayoutLike, b: Tiler, pycute: bool = False) -> Any: ...
 def zipped_divide(a: LayoutLike, b: Tiler, pycute: bool = False) -> Any: ...
