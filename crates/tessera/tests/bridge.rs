@@ -149,8 +149,8 @@ fn coalesce_agrees_with_the_extracted_proof() {
     coalesce_cases(0x7E55_E7A1_C0A1_E5CE, false);
 }
 
-/// The same with signed strides: the extracted function is the same code, but the proof covers
-/// non-negative strides only, so this part is tested, not proved.
+/// The same with signed strides: there the extracted function is proved to keep the function
+/// (`rust_coalesceZ_preserves_eval`), but the unique normal form only for strides >= 0.
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
 fn coalesce_agrees_with_the_extracted_function_on_signed_strides() {
