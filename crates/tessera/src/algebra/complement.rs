@@ -19,7 +19,11 @@ use crate::obligation::{arith, Divides, Error, Obligation, Result};
 /// [`Error::NonInjective`] with two colliding coordinates when A is not injective).
 /// Post: R is ordered (strides positive and increasing after coalescing, so `R(i-1) < R(i)`);
 /// `R(i) != A(j)` for `i ≥ 1`; `(filter(A), R)` covers `[0, size(cotarget))` without overlap.
-/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case.
+/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case, and for any rank on
+/// `complement_tiles`, `complement_covers_cotarget`, `complement_disjoint` and
+/// `complement_ordered` (`proofs/ComplementAny.v`); for an integer cotarget the whole function is
+/// transcribed as `complementZ` (`proofs/BridgeComplement.v`) and checked against its extraction
+/// by `tests/bridge.rs`.
 ///
 /// ```
 /// use tessera::{Layout, algebra::complement};
