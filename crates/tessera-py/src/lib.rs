@@ -14,6 +14,7 @@ use tessera::algebra::{self, Tiler};
 use tessera::layout::{Builder, IntTuple, Layout, SliceCoord, TreeRef};
 use tessera::notation::{self, Value};
 
+mod banks;
 mod domain;
 mod swizzle;
 mod tma;
@@ -1198,6 +1199,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     domain::register(m)?;
     swizzle::register(m)?;
+    banks::register(m)?;
     tma::register(m)?;
     Ok(())
 }

@@ -48,11 +48,7 @@ class Error(ValueError):
     def obligation(self) -> Optional[str]:
         """The obligation that failed, with the values, e.g. ``128·16 ∣ 2040``."""
         if self._info is not None:
-            return (
-                str(self._info.obligation)
-                if self._info.obligation is not None
-                else None
-            )
+            return str(self._info.obligation) if self._info.obligation is not None else None
         return self._obligation
 
     @property
@@ -202,6 +198,12 @@ class TmaError(Error):
     code = "tma"
 
 
+class BankError(Error):
+    """A bank-conflict or linear-layout input is malformed or out of range."""
+
+    code = "banks"
+
+
 class PictureError(Error):
     """A picture cannot be drawn (too large, bad input)."""
 
@@ -260,6 +262,8 @@ def _from_native(info: Any) -> Error:
             cls = DomainError
         elif code.startswith("tma_"):
             cls = TmaError
+        elif code.startswith("banks_") or code.startswith("linear_"):
+            cls = BankError
         elif code == "bad_input":
             cls = PictureError
         else:
@@ -268,5 +272,5 @@ def _from_native(info: Any) -> Error:
 
 
 __all__ = ["Error", "Suggestion"] + sorted(
-    c.__name__ for c in list(_BY_CODE.values()) + [DomainError, TmaError, PictureError]
+    c.__name__ for c in list(_BY_CODE.values()) + [DomainError, TmaError, BankError, PictureError]
 )
