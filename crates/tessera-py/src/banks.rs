@@ -9,12 +9,12 @@ use tessera::banks::{analyze, Access, Atom, BankError, Dtype, Instr, Report, Sme
 use tessera::layout::AnyLayout;
 
 use crate::swizzle::any_arg;
-use crate::{layout_arg, raise_coded, Face};
+use crate::{layout_arg, raise_kind, Face};
 
 fn berr(e: BankError) -> PyErr {
     match e {
         BankError::Layout(inner) => crate::raise(inner),
-        other => raise_coded(other.code(), other.to_string()),
+        other => raise_kind("banks", other.code(), other.to_string()),
     }
 }
 
@@ -105,7 +105,7 @@ impl BankReport {
     fn svg(&self) -> PyResult<String> {
         tessera::render::banks_svg(&self.smem, self.dtype, &self.r)
             .map(|p| p.svg)
-            .map_err(|e| raise_coded(e.code(), e.to_string()))
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
         self.svg().ok()

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use tessera::tma::{rules, Address, DataType, Interleave, L2Promotion, OobFill, Request, Swizzle};
 
-use crate::raise_coded;
+use crate::{raise_coded, raise_kind};
 
 /// `(code, severity, message, [(suggestion, checked_valid)])`.
 type FindingTuple = (String, String, String, Vec<(String, bool)>);
@@ -61,7 +61,7 @@ impl TmaReport {
         };
         tessera::render::tma_svg(&t)
             .map(|p| p.svg)
-            .map_err(|e| raise_coded(e.code(), e.to_string()))
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
         self.svg().ok()
