@@ -327,7 +327,7 @@ def batch_throughput(cases, lines=50_000):
     return lines / best, answered, errors
 
 
-def time_tessera_py(corpus, target_ms):
+def time_tessera_py(corpus, target_ms, pycute_dir):
     """`tessera.pycute` (the Python package) per case, and `tessera.apply_many` over the corpus:
     builds the package into tools/.cache/pyvenv (pip install ./crates/tessera-py) and runs
     benches/compare_py.py there."""
@@ -341,8 +341,8 @@ def time_tessera_py(corpus, target_ms):
                    check=True, env=env)
     out = os.path.join(ROOT, "tools", ".cache", "bench", "tessera_py.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    subprocess.run([py, os.path.join(HERE, "compare_py.py"), corpus, out, "--py-target-ms", str(target_ms)],
-                   check=True)
+    subprocess.run([py, os.path.join(HERE, "compare_py.py"), corpus, out, pycute_dir, "--py-target-ms",
+                    str(target_ms)], check=True)
     with open(out) as f:
         return json.load(f)
 
@@ -379,8 +379,9 @@ def summarize(cases, tess, pyc, cpp, tpy=None):
         c_ns = [cpp[i][0] for i in idx if i in cpp]
         sp = [pyc[i][0] / tess[i][0] for i in idx if tess[i][0] and pyc[i][0]]
         rc = [tess[i][0] / cpp[i][0] for i in idx if tess[i][0] and i in cpp]
+        # tessera.pycute against pycute timed back to back in the same process (compare_py.py)
         y_ns = [tpy[i][0] for i in idx if tpy and tpy[i][0] is not None]
-        spy = [pyc[i][0] / tpy[i][0] for i in idx if tpy and tpy[i][0] and pyc[i][0]]
+        spy = [tpy[i][2] / tpy[i][0] for i in idx if tpy and tpy[i][0] and len(tpy[i]) > 2 and tpy[i][2]]
         rows.append({
             "tpy": statistics.median(y_ns) if y_ns else None,
             "speedup_py": statistics.median(spy) if spy else None,
@@ -401,7 +402,7 @@ def summarize(cases, tess, pyc, cpp, tpy=None):
 
 def table(rows):
     head = ("| operation | cases (Tessera ok) | Tessera ns/op | pycute ns/op | pycute / Tessera (median, min) "
-            "| tessera.pycute ns/op | pycute / tessera.pycute (median, min) "
+            "| tessera.pycute ns/op | pycute / tessera.pycute, back to back (median, min) "
             "| C++ cases | CuTe C++ ns/op | Tessera ns/op on those | Tessera / CuTe C++ (median, max) |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|\n")
     body = ""
@@ -432,7 +433,8 @@ def merge(paths, markdown):
         pyc.append((med(5), row[8]))
         if num(row[6]) is not None:
             cpp[i] = (med(6), row[9])
-        tpy.append((med(10) if len(row) > 10 else None, row[11] if len(row) > 11 else ""))
+        tpy.append((med(10) if len(row) > 10 else None, row[11] if len(row) > 11 else "",
+                    med(12) if len(row) > 12 else None))
     out = table(summarize(cases, tess, pyc, cpp, tpy))
     out += f"\nPer-case median over {len(paths)} runs.\n"
     print(out)
@@ -457,7 +459,8 @@ def main():
         return
 
     import generate
-    sys.path.insert(0, generate.fetch_wheels())
+    udir = generate.fetch_wheels()
+    sys.path.insert(0, udir)
     import pycute  # noqa: F401  (from the nvidia-cutlass wheel)
 
     cases = read_corpus(a.corpus)
@@ -470,12 +473,10 @@ def main():
     pyc = time_pycute(cases, a.py_target_ms / 1000)
     print("pycute done", flush=True)
 
-    ty = time_tessera_py(a.corpus, a.py_target_ms)
+    ty = time_tessera_py(a.corpus, a.py_target_ms, udir)
     tpy = [tuple(x) for x in ty["cases"]]
     print("tessera.pycute done", flush=True)
-    p_total = sum(pyc[i][0] for i in range(len(cases)) if pyc[i][0] is not None)
-    p_n = sum(1 for i in range(len(cases)) if pyc[i][0] is not None)
-    p_mean = p_total / p_n if p_n else None
+    p_mean, p_n = ty["pycute_mean_ns"], ty["pycute_cases"]
 
     eps, answered, errors = batch_throughput(cases)
     print("batch done", flush=True)
@@ -496,7 +497,8 @@ def main():
              f"`tessera.pycute` = pycute (result text) on {yagree}/{yboth} cases both accept. "
              f"`tessera.apply_many` (native arguments, {ty['threads']} threads): {fmt(ty['many_ns'])} ns per expression "
              f"over {ty['many_calls']} calls (the corpus repeated, {ty['many_errors']} errors returned); pycute "
-             f"{fmt(p_mean)} ns per expression on average over the {p_n} cases it accepts: "
+             f"{fmt(p_mean)} ns per expression on average over the {p_n} cases it accepts (timed next to "
+             f"tessera.pycute): "
              f"{fmt(p_mean / ty['many_ns'] if p_mean else None)}× per expression.\n")
     print(out + notes)
     if a.markdown:
@@ -504,12 +506,12 @@ def main():
     if a.raw:
         with open(a.raw, "w") as f:
             f.write("index\top\tfamily\targs\ttessera_ns\tpycute_ns\tcpp_ns\ttessera\tpycute\tcpp"
-                    "\ttessera_py_ns\ttessera_py\n")
+                    "\ttessera_py_ns\ttessera_py\tpycute_next_to_py_ns\n")
             for i, c in enumerate(cases):
                 cp = cpp.get(i, (None, ""))
                 f.write("\t".join(map(str, [i, c["op"], c["family"], " ".join(c["args"]), tess[i][0],
                                             pyc[i][0], cp[0], tess[i][1], pyc[i][1], cp[1],
-                                            tpy[i][0], tpy[i][1]])) + "\n")
+                                            tpy[i][0], tpy[i][1], tpy[i][2]])) + "\n")
 
 
 if __name__ == "__main__":

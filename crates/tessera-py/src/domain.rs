@@ -5,14 +5,14 @@ use pyo3::prelude::*;
 
 use tessera::domain::{self, codegen::Lang, report::analyze, Schedule as Sched};
 
-use crate::raise_coded;
+use crate::{raise_coded, raise_kind};
 
 fn derr(e: domain::Error) -> PyErr {
-    raise_coded(e.code(), e.to_string())
+    raise_kind("domain", e.code(), e.to_string())
 }
 
 fn rerr(e: tessera::render::Error) -> PyErr {
-    raise_coded(e.code(), e.to_string())
+    raise_kind("picture", e.code(), e.to_string())
 }
 
 /// An iteration-domain schedule, parsed from `.tsch` text (`docs/domain.md`).

@@ -14,6 +14,7 @@ use tessera::algebra::{self, Tiler};
 use tessera::layout::{Builder, IntTuple, Layout, SliceCoord, TreeRef};
 use tessera::notation::{self, Value};
 
+mod banks;
 mod domain;
 mod ragged;
 mod swizzle;
@@ -29,6 +30,7 @@ use tessera::layout::AnyLayout;
 #[pyclass(module = "tessera._tessera", frozen)]
 pub struct ErrorInfo {
     core: Option<tessera::Error>,
+    kind: &'static str,
     code: String,
     message: String,
 }
@@ -39,6 +41,11 @@ impl ErrorInfo {
     #[getter]
     fn code(&self) -> &str {
         &self.code
+    }
+    /// Which part of the library: `layout`, `domain`, `tma`, `banks` or `picture`.
+    #[getter]
+    fn kind(&self) -> &str {
+        self.kind
     }
     /// The message.
     #[getter]
@@ -93,6 +100,7 @@ pub(crate) fn raise(e: tessera::Error) -> PyErr {
         raise_info(
             py,
             ErrorInfo {
+                kind: "layout",
                 code: e.code().to_string(),
                 message: e.to_string(),
                 core: Some(e),
@@ -101,12 +109,19 @@ pub(crate) fn raise(e: tessera::Error) -> PyErr {
     })
 }
 
-/// The Python exception for an error known by its code and message only.
+/// The Python exception for a layout-algebra error known by its code and message only.
 pub(crate) fn raise_coded(code: &str, message: String) -> PyErr {
+    raise_kind("layout", code, message)
+}
+
+/// The Python exception for an error of one part of the library (`domain`, `tma`, `banks`,
+/// `picture`), known by its code and message.
+pub(crate) fn raise_kind(kind: &'static str, code: &str, message: String) -> PyErr {
     Python::with_gil(|py| {
         raise_info(
             py,
             ErrorInfo {
+                kind,
                 code: code.to_string(),
                 message,
                 core: None,
@@ -117,6 +132,7 @@ pub(crate) fn raise_coded(code: &str, message: String) -> PyErr {
 
 fn err_info(e: tessera::Error) -> ErrorInfo {
     ErrorInfo {
+        kind: "layout",
         code: e.code().to_string(),
         message: e.to_string(),
         core: Some(e),
@@ -640,13 +656,13 @@ impl TLayout {
     fn svg(&self) -> PyResult<String> {
         tessera::render::layout_svg(&self.l)
             .map(|p| p.svg)
-            .map_err(|e| raise_coded(e.code(), e.to_string()))
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     /// A thread-value layout's picture over an `m`×`n` column-major tile.
     fn tv_svg(&self, m: i64, n: i64) -> PyResult<String> {
         tessera::render::tv_svg(&self.l, m, n)
             .map(|p| p.svg)
-            .map_err(|e| raise_coded(e.code(), e.to_string()))
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
         svg_of(&self.l)
@@ -1200,6 +1216,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     domain::register(m)?;
     ragged::register(m)?;
     swizzle::register(m)?;
+    banks::register(m)?;
     tma::register(m)?;
     Ok(())
 }

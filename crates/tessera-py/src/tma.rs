@@ -3,9 +3,9 @@
 
 use pyo3::prelude::*;
 
-use tessera::tma::{rules, DataType, Request, Swizzle};
+use tessera::tma::{rules, Address, DataType, Interleave, L2Promotion, OobFill, Request, Swizzle};
 
-use crate::raise_coded;
+use crate::{raise_coded, raise_kind};
 
 /// `(code, severity, message, [(suggestion, checked_valid)])`.
 type FindingTuple = (String, String, String, Vec<(String, bool)>);
@@ -61,7 +61,7 @@ impl TmaReport {
         };
         tessera::render::tma_svg(&t)
             .map(|p| p.svg)
-            .map_err(|e| raise_coded(e.code(), e.to_string()))
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
         self.svg().ok()
@@ -102,21 +102,43 @@ impl TmaReport {
 }
 
 /// Checks a TMA request: `dtype` (e.g. `"f16"`), the tensor `shape` and the `box` (outermost
-/// first, as `tessera tma` takes them), `swizzle` (`"none"`, `"32B"`, `"64B"`, `"128B"`, ...).
+/// first, as `tessera tma` takes them), `swizzle` (`"none"`, `"32B"`, `"64B"`, `"128B"`, ...);
+/// optionally `strides` (elements, outermost first; default row-major), `element_strides`,
+/// `interleave`, `l2_promotion`, `oob_fill`, `address_alignment` (bytes) and `sm` (e.g. 90).
 #[pyfunction]
-#[pyo3(signature = (dtype, shape, box_dims, swizzle = "none"))]
+#[pyo3(signature = (dtype, shape, box_dims, swizzle = "none", *, strides = None,
+    element_strides = None, interleave = "none", l2_promotion = "none", oob_fill = "none",
+    address_alignment = 256, sm = 90))]
+#[allow(clippy::too_many_arguments)]
 fn tma_check(
     dtype: &str,
     shape: Vec<u64>,
     box_dims: Vec<u64>,
     swizzle: &str,
+    strides: Option<Vec<u64>>,
+    element_strides: Option<Vec<u64>>,
+    interleave: &str,
+    l2_promotion: &str,
+    oob_fill: &str,
+    address_alignment: u64,
+    sm: u32,
 ) -> PyResult<TmaReport> {
-    let dt = DataType::parse(dtype)
-        .ok_or_else(|| raise_coded("type_error", format!("tma: unknown dtype {dtype:?}")))?;
-    let sw = Swizzle::parse(swizzle)
-        .ok_or_else(|| raise_coded("type_error", format!("tma: unknown swizzle {swizzle:?}")))?;
+    let bad = |what: &str, v: &str| raise_coded("type_error", format!("tma: unknown {what} {v:?}"));
+    let dt = DataType::parse(dtype).ok_or_else(|| bad("dtype", dtype))?;
     let mut r = Request::new(dt, &shape, &box_dims);
-    r.swizzle = sw;
+    r.swizzle = Swizzle::parse(swizzle).ok_or_else(|| bad("swizzle", swizzle))?;
+    r.interleave = Interleave::parse(interleave).ok_or_else(|| bad("interleave", interleave))?;
+    r.l2_promotion =
+        L2Promotion::parse(l2_promotion).ok_or_else(|| bad("l2_promotion", l2_promotion))?;
+    r.oob_fill = OobFill::parse(oob_fill).ok_or_else(|| bad("oob_fill", oob_fill))?;
+    r.address = Address::Aligned(address_alignment);
+    r.sm = sm;
+    if let Some(s) = strides {
+        r.strides = s;
+    }
+    if let Some(e) = element_strides {
+        r.element_strides = e;
+    }
     Ok(TmaReport {
         r: rules::validate(&r),
     })

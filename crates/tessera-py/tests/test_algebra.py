@@ -88,9 +88,9 @@ def test_divide_and_product_sizes(rng):
 def test_tessera_and_the_expression_language_agree():
     a, b = "(6,2):(8,2)", "(4,3):(3,1)"
     assert tessera.composition(a, b) == tessera.eval(f"composition({a},{b})")
-    assert str(
-        tessera.logical_divide("(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))")
-    ) == ("((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))")
+    assert str(tessera.logical_divide("(9,(4,8)):(59,(13,1))", "(3:3,(2,4):(1,8))")) == (
+        "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))"
+    )
     assert tessera.eval("size((2,3):(1,2))") == 6
     assert tessera.eval("(2,_)") == (2, None)
     assert str(tessera.complement1(4, 2, 24)) == "(2,3):(1,8)"
@@ -100,9 +100,7 @@ def test_tessera_and_the_expression_language_agree():
 
 
 def test_batch_and_apply_many():
-    out = tessera.batch(
-        ["complement(4:2,24)", "complement((2,2):(1,1))", "coalesce(2:1"]
-    )
+    out = tessera.batch(["complement(4:2,24)", "complement((2,2):(1,1))", "coalesce(2:1"])
     assert out[0] == "(2,3):(1,8)"
     assert isinstance(out[1], tessera.NonInjective) and out[1].notes == []
     assert isinstance(out[2], tessera.ParseError)

@@ -9,9 +9,7 @@ import tessera
 import tessera.pycute as tp
 from conftest import ROOT
 
-FIG2 = os.path.join(
-    ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch"
-)
+FIG2 = os.path.join(ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch")
 
 
 def parse_svg(text):
@@ -47,10 +45,7 @@ def test_ipython_display_formatter():
 
     fmt = DisplayFormatter()
     data, _ = fmt.format(tessera.Layout("(2,(2,2)):(4,(2,1))"))
-    assert (
-        "image/svg+xml" in data
-        and data["text/plain"] == "Layout('(2,(2,2)):(4,(2,1))')"
-    )
+    assert "image/svg+xml" in data and data["text/plain"] == "Layout('(2,(2,2)):(4,(2,1))')"
     data, _ = fmt.format(tessera.Schedule.load(FIG2))
     assert "text/html" in data
     assert IPython is not None

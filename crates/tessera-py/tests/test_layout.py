@@ -55,9 +55,7 @@ def test_print_layout_and_pictures():
     assert a.print_layout().splitlines()[2] == "    +---+---+---+---+"
     svg = a.svg()
     assert svg.startswith("<svg") and svg == a._repr_svg_()
-    assert (
-        tessera.Layout("((4,8),(2,2)):((32,1),(16,8))").tv_svg(16, 8).startswith("<svg")
-    )
+    assert tessera.Layout("((4,8),(2,2)):((32,1),(16,8))").tv_svg(16, 8).startswith("<svg")
 
 
 def test_big_ints_are_errors_not_wraps():
@@ -77,10 +75,7 @@ def test_swizzles_and_composed_layouts():
     sw = tessera.Swizzle(3, 4, 3)
     assert str(sw) == "Sw<3,4,3>" and sw.size() == 1024
     c = tessera.eval("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    assert (
-        isinstance(c, tessera.ComposedLayout)
-        and str(c) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
-    )
+    assert isinstance(c, tessera.ComposedLayout) and str(c) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
     assert c.layoutB == sw and c.layoutA == tessera.Layout("(8,64):(64,1)")
     assert c(3) == sw(3 * 64)
     r = tessera.composition(c, (8, 8))

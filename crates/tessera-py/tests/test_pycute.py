@@ -84,9 +84,7 @@ def test_swizzle_and_composed_layout():
     d = tp.zipped_divide(c, (4, 4))
     assert type(d) is tp.ComposedLayout and str(d).startswith("SW_3_4_3 o 0 o ")
     assert all(d(i) == sw(d.layoutA(i)) for i in range(64))
-    assert sorted(d.layoutA(i) for i in range(64)) == sorted(
-        c.layoutA(i) for i in range(64)
-    )
+    assert sorted(d.layoutA(i) for i in range(64)) == sorted(c.layoutA(i) for i in range(64))
 
 
 OPS = {
@@ -127,11 +125,7 @@ def test_oracle_cases_agree_with_the_tessera_engine():
         if r["op"] not in OPS:
             continue
         inner = r["expr"][len(r["op"]) + 1 : -1]
-        args = (
-            tessera.eval(f"({inner},)")
-            if "," not in inner
-            else tessera.eval(f"({inner})")
-        )
+        args = tessera.eval(f"({inner},)") if "," not in inner else tessera.eval(f"({inner})")
         if not isinstance(args, tuple):
             args = (args,)
         fn = getattr(tp, r["op"])

@@ -9,9 +9,7 @@ import pytest
 import tessera
 from conftest import ROOT
 
-FIG2 = os.path.join(
-    ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch"
-)
+FIG2 = os.path.join(ROOT, "examples", "schedules", "figure2_three_indivisible_splits.tsch")
 
 
 def test_figure2():
@@ -24,9 +22,7 @@ def test_figure2():
 
 def test_emitted_python_visits_each_valid_index_once():
     s = tessera.Schedule.load(FIG2)
-    out = subprocess.run(
-        [sys.executable, "-c", s.code("python")], capture_output=True, text=True
-    )
+    out = subprocess.run([sys.executable, "-c", s.code("python")], capture_output=True, text=True)
     seen = [int(x) for x in out.stdout.split()]
     assert sorted(seen) == list(range(15))
     assert "for" in s.code("cuda")
@@ -78,3 +74,23 @@ def test_ragged_predicate_code_runs():
     )
     assert out.returncode == 0
     assert out.stdout.count("T[") == 15
+
+
+def test_bank_conflicts():
+    # a row-major 64x64 f16 tile read by ldmatrix.x4 along K: conflicts without a swizzle
+    plain = tessera.bank_conflicts("(64,64):(64,1)", "f16", atom="ldmatrix.x4", major="k")
+    swz = tessera.bank_conflicts(
+        "Sw<3,3,3> o 0 o (64,64):(64,1)", "f16", atom="ldmatrix.x4", major="k"
+    )
+    assert plain.wavefronts >= plain.ideal and swz.wavefronts >= swz.ideal
+    assert swz.conflict_factor <= plain.conflict_factor
+    assert swz.conflict_factor == 1.0
+    assert '"wavefronts"' in plain.json()
+    assert plain._repr_svg_().startswith("<svg")
+    # layout objects work as well as text
+    same = tessera.bank_conflicts(
+        tessera.Layout("(64,64):(64,1)"), "f16", atom="ldmatrix.x4", major="k"
+    )
+    assert same.wavefronts == plain.wavefronts
+    with pytest.raises(tessera.BankError):
+        tessera.bank_conflicts("(64,64):(64,1)", "f16")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from . import errors
 from ._tessera import (
+    BankReport,
+    bank_conflicts,
     ComposedLayout,
     Layout,
     Swizzle,
@@ -53,6 +55,7 @@ from ._tessera import (
 from .errors import (
     ArgumentType,
     Arity,
+    BankError,
     Divisibility,
     DomainError,
     Error,
@@ -102,6 +105,9 @@ from ._tessera import _PyCuteLayout  # noqa: E402  (the pycute face of Layout)
 __version__ = "0.1.0"
 
 __all__ = [
+    "BankError",
+    "BankReport",
+    "bank_conflicts",
     "ComposedLayout",
     "Swizzle",
     "InvalidSwizzle",

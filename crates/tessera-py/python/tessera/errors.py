@@ -48,11 +48,7 @@ class Error(ValueError):
     def obligation(self) -> Optional[str]:
         """The obligation that failed, with the values, e.g. ``128·16 ∣ 2040``."""
         if self._info is not None:
-            return (
-                str(self._info.obligation)
-                if self._info.obligation is not None
-                else None
-            )
+            return str(self._info.obligation) if self._info.obligation is not None else None
         return self._obligation
 
     @property
@@ -202,6 +198,12 @@ class TmaError(Error):
     code = "tma"
 
 
+class BankError(Error):
+    """A bank-conflict or linear-layout input is malformed or out of range."""
+
+    code = "banks"
+
+
 class PictureError(Error):
     """A picture cannot be drawn (too large, bad input)."""
 
@@ -232,41 +234,32 @@ _BY_CODE: Dict[str, Type[Error]] = {
         ProofMismatch,
     )
 }
-_DOMAIN_CODES = {
-    "parse",
-    "unknown_id",
-    "redefined",
-    "bad_factor",
-    "non_positive_extent",
-    "swizzle_same_input",
-    "unbound_symbol",
-    "contradiction",
-    "too_many_points",
-    "too_much_work",
-    "undetermined",
-    "bad_loop",
-    "bad_alloc",
-    "not_comparable",
-    "bad_vectorize",
-}
 
 
 def _from_native(info: Any) -> Error:
-    """The exception for a native error (called by the extension)."""
+    """The exception for a native error (called by the extension): the class of its code for the
+    layout algebra; DomainError, TmaError or BankError for those parts; PictureError for a
+    picture that cannot be drawn (unless a layout error caused it)."""
     code = info.code
-    cls = _BY_CODE.get(code)
-    if cls is None:
-        if code in _DOMAIN_CODES:
-            cls = DomainError
-        elif code.startswith("tma_"):
-            cls = TmaError
-        elif code == "bad_input":
-            cls = PictureError
-        else:
-            cls = Error
+    kind = info.kind
+    cls: Type[Error]
+    if kind == "layout":
+        cls = _BY_CODE.get(code, Error)
+    elif kind == "domain":
+        cls = DomainError
+    elif kind == "banks":
+        cls = (
+            _BY_CODE.get(code, BankError)
+            if not code.startswith(("banks_", "linear_"))
+            else BankError
+        )
+    elif kind == "picture":
+        cls = _BY_CODE.get(code, PictureError)
+    else:
+        cls = TmaError if code.startswith("tma_") else Error
     return cls(info.message, info)
 
 
 __all__ = ["Error", "Suggestion"] + sorted(
-    c.__name__ for c in list(_BY_CODE.values()) + [DomainError, TmaError, PictureError]
+    c.__name__ for c in list(_BY_CODE.values()) + [DomainError, TmaError, BankError, PictureError]
 )

@@ -189,9 +189,7 @@ def crd2crd(crd: Any, dst_shape: Any, src_shape: Any = None) -> Any:
     if is_tuple(dst_shape):
         return idx2crd(crd, dst_shape)
     if not crd < dst_shape:
-        raise OutOfDomain(
-            f"crd2crd: {crd} is not < {dst_shape}", obligation=f"{crd} < {dst_shape}"
-        )
+        raise OutOfDomain(f"crd2crd: {crd} is not < {dst_shape}", obligation=f"{crd} < {dst_shape}")
     return crd
 
 

@@ -80,9 +80,7 @@ def hier_unzip(splitter: Any, layoutA: Any, layoutB: Any) -> Any:
     if isinstance(layoutB, tuple):
         if len(layoutA) < len(layoutB):
             return splitter(layoutA, layoutB)  # raises the typed error
-        split = [
-            hier_unzip(splitter, layoutA[i], layoutB[i]) for i in range(len(layoutB))
-        ]
+        split = [hier_unzip(splitter, layoutA[i], layoutB[i]) for i in range(len(layoutB))]
         rest = [layoutA[i] for i in range(len(layoutB), len(layoutA))]
         return make_layout(
             make_layout([s[0] for s in split]),

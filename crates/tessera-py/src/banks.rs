@@ -1,0 +1,174 @@
+//! `tessera.bank_conflicts(...)`: shared-memory bank conflicts of an access (a TV layout or a
+//! named copy atom) on a plain, swizzled or linear shared-memory layout (issue 13).
+
+use pyo3::prelude::*;
+
+use tessera::algebra::linear::LinearLayout;
+use tessera::banks::atoms::Major;
+use tessera::banks::{analyze, Access, Atom, BankError, Dtype, Instr, Report, Smem};
+use tessera::layout::AnyLayout;
+
+use crate::swizzle::any_arg;
+use crate::{layout_arg, raise_kind, Face};
+
+fn berr(e: BankError) -> PyErr {
+    match e {
+        BankError::Layout(inner) => crate::raise(inner),
+        other => raise_kind("banks", other.code(), other.to_string()),
+    }
+}
+
+fn bad(what: &'static str, detail: String) -> PyErr {
+    berr(BankError::BadInput {
+        what,
+        detail,
+        suggestions: Vec::new(),
+    })
+}
+
+/// The shared-memory layout from a layout object or text: a plain layout, `Sw<B,M,S> o 0 o L`,
+/// or a linear layout `offset = [[1], [2]] -> offset = 4`.
+fn smem_arg(o: &Bound<'_, PyAny>) -> PyResult<Smem> {
+    let any = match any_arg(o) {
+        Some(a) => a,
+        None => {
+            let text: String = o.extract()?;
+            if text.contains("->") {
+                return Ok(Smem::Linear(
+                    LinearLayout::parse(text.trim()).map_err(|e| berr(e.into()))?,
+                ));
+            }
+            text.parse::<AnyLayout>().map_err(crate::raise)?
+        }
+    };
+    match any {
+        AnyLayout::Plain(l) => Ok(Smem::Plain(l)),
+        AnyLayout::Composed(c) => match (&c.outer, c.offset, &c.inner) {
+            (AnyLayout::Swizzle(s), 0, AnyLayout::Plain(l)) if s.shift() >= 0 => {
+                let u = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+                Ok(Smem::Swizzled {
+                    bms: (u(s.bits()), u(s.base()), u(s.shift())),
+                    layout: l.clone(),
+                })
+            }
+            _ => Err(bad(
+                "smem",
+                format!("expected Sw<B,M,S> o 0 o LAYOUT with S >= 0, found {c}"),
+            )),
+        },
+        AnyLayout::Swizzle(s) => Err(bad("smem", format!("{s} alone has no shape"))),
+    }
+}
+
+/// A bank-conflict analysis: wavefronts against the ideal, the worst phase.
+#[pyclass(module = "tessera._tessera", name = "BankReport", frozen)]
+pub struct BankReport {
+    r: Report,
+    smem: Smem,
+    dtype: Dtype,
+}
+
+#[pymethods]
+impl BankReport {
+    /// Shared-memory wavefronts the access takes.
+    #[getter]
+    fn wavefronts(&self) -> u64 {
+        self.r.wavefronts
+    }
+    /// The conflict-free number of wavefronts.
+    #[getter]
+    fn ideal(&self) -> u64 {
+        self.r.ideal
+    }
+    /// `wavefronts / ideal` (1.0 is conflict-free).
+    #[getter]
+    fn conflict_factor(&self) -> f64 {
+        self.r.conflict_factor()
+    }
+    #[getter]
+    fn instructions(&self) -> u64 {
+        self.r.instructions
+    }
+    #[getter]
+    fn phases(&self) -> u64 {
+        self.r.phases
+    }
+    #[getter]
+    fn vector_bytes(&self) -> u64 {
+        self.r.vector_bytes
+    }
+    /// The report as JSON text (as `tessera banks --json`).
+    fn json(&self) -> String {
+        self.r.to_json()
+    }
+    /// The tile coloured by bank, the worst phase marked (SVG).
+    fn svg(&self) -> PyResult<String> {
+        tessera::render::banks_svg(&self.smem, self.dtype, &self.r)
+            .map(|p| p.svg)
+            .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
+    }
+    fn _repr_svg_(&self) -> Option<String> {
+        self.svg().ok()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<tessera.BankReport {} wavefronts, ideal {} ({:.2}x), {}>",
+            self.r.wavefronts,
+            self.r.ideal,
+            self.r.conflict_factor(),
+            self.r.method
+        )
+    }
+}
+
+/// Bank conflicts of an access on a shared-memory layout.
+///
+/// `smem`: a layout object or text (plain, `Sw<B,M,S> o 0 o L`, or linear); `dtype`: `"f16"`,
+/// ...; the access: `tv` (a TV layout, 32 threads, with `instr` such as `"ld.shared"`,
+/// `"ldmatrix.x4"`) or `atom` (a named copy atom such as `"ldmatrix.x4"`, `"tma"`), with `major`
+/// (`"k"` or `"mn"`).
+#[pyfunction]
+#[pyo3(signature = (smem, dtype, *, tv = None, atom = None, instr = None, major = None))]
+fn bank_conflicts(
+    smem: &Bound<'_, PyAny>,
+    dtype: &str,
+    tv: Option<&Bound<'_, PyAny>>,
+    atom: Option<&str>,
+    instr: Option<&str>,
+    major: Option<&str>,
+) -> PyResult<BankReport> {
+    let smem = smem_arg(smem)?;
+    let dt = Dtype::parse(dtype)
+        .ok_or_else(|| bad("dtype", format!("unknown element type {dtype:?}")))?;
+    let major = match major {
+        None => None,
+        Some("k" | "K") => Some(Major::K),
+        Some("mn" | "MN" | "m" | "n") => Some(Major::MN),
+        Some(o) => return Err(bad("major", format!("{o:?} is not k or mn"))),
+    };
+    let acc = match (tv, atom) {
+        (Some(tv), None) => {
+            let instr = match instr {
+                None | Some("ld.shared") | Some("st.shared") => Instr::Shared { width: None },
+                Some(i) => Atom::parse(i).map_err(berr)?.instr(),
+            };
+            Access {
+                tv: layout_arg(tv, Face::Tessera)?,
+                instr,
+                atom: None,
+            }
+        }
+        (None, Some(a)) => Atom::parse(a)
+            .map_err(berr)?
+            .access(&smem, dt, major)
+            .map_err(berr)?,
+        _ => return Err(bad("access", "give exactly one of tv= and atom=".into())),
+    };
+    let r = analyze(&smem, &acc, dt).map_err(berr)?;
+    Ok(BankReport { r, smem, dtype: dt })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<BankReport>()?;
+    m.add_function(wrap_pyfunction!(bank_conflicts, m)?)
+}
