@@ -11,12 +11,13 @@ use tessera::banks::synth::{synthesize, Candidate, Problem};
 use tessera::banks::{
     analyze, simulate, Access, Atom, BankError, Dtype, Instr, Report, Smem, DTYPES,
 };
+use tessera::layout::AnyLayout;
 
 /// Arguments of `tessera banks`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The shared-memory layout: a CuTe layout `(64,64):(64,1)`, a swizzled one
-    /// `Sw<3,3,3> o (64,64):(64,1)`, or a linear layout `offset = [[1], [2]] -> offset = 4`.
+    /// `Sw<3,3,3> o 0 o (64,64):(64,1)`, or a linear layout `offset = [[1], [2]] -> offset = 4`.
     #[arg(long)]
     pub smem: String,
     /// The access as a TV layout `(thread, value) -> index` of the layout's domain (32 threads).
@@ -88,11 +89,15 @@ pub fn parse_smem(text: &str) -> Result<Smem, BankError> {
     if t.contains("->") {
         return Ok(Smem::Linear(LinearLayout::parse(t)?));
     }
+    if let Ok(any) = t.parse::<AnyLayout>() {
+        return Ok(Smem::from_any(any));
+    }
+    // The shorthand `Sw<B,M,S> o L` (offset 0 left out).
     if let Some(rest) = t.strip_prefix("Sw<") {
         let bad = || BankError::BadInput {
             what: "smem",
             detail: format!("expected `Sw<B,M,S> o LAYOUT`, found `{t}`"),
-            suggestions: vec!["Sw<3,3,3> o (64,64):(64,1)".into()],
+            suggestions: vec!["Sw<3,3,3> o 0 o (64,64):(64,1)".into()],
         };
         let (params, layout) = rest.split_once('>').ok_or_else(bad)?;
         let p: Vec<u32> = params

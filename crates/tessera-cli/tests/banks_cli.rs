@@ -76,7 +76,7 @@ fn atoms_swizzles_and_linear_layouts() {
     assert_eq!(j["simulator_agrees"], true);
     let (_, j) = json(&[
         "--smem",
-        "Sw<3,3,3> o (64,64):(64,1)",
+        "Sw<3,3,3> o 0 o (64,64):(64,1)",
         "--atom",
         "ldmatrix.x4",
         "--dtype",
@@ -203,7 +203,7 @@ fn synthesis_finds_sw128() {
         "ldmatrix.x4",
     ]);
     assert_eq!(code, 0);
-    assert_eq!(j["cute"][0]["smem"], "Sw<3,3,3> o (64,64):(64,1)");
+    assert_eq!(j["cute"][0]["smem"], "Sw<3,3,3> o 0 o (64,64):(64,1)");
     assert_eq!(j["cute"][0]["conflict_free"], true);
     assert_eq!(j["base"]["conflict_free"], false);
 }

@@ -215,10 +215,10 @@ fn synthesis_standard_operand_cases() {
     // K-major f16 tiles of width 64 (128-byte rows): CUTLASS picks SW128 = Swizzle<3,3,3>.
     // Width 32 (64-byte rows): SW64 = Swizzle<2,3,3>; width 16 (32-byte rows): SW32 = Swizzle<1,3,3>.
     for (base, expect) in [
-        ("(64,64):(64,1)", "Sw<3,3,3> o (64,64):(64,1)"),
-        ("(128,64):(64,1)", "Sw<3,3,3> o (128,64):(64,1)"),
-        ("(64,32):(32,1)", "Sw<2,3,3> o (64,32):(32,1)"),
-        ("(64,16):(16,1)", "Sw<1,3,3> o (64,16):(16,1)"),
+        ("(64,64):(64,1)", "Sw<3,3,3> o 0 o (64,64):(64,1)"),
+        ("(128,64):(64,1)", "Sw<3,3,3> o 0 o (128,64):(64,1)"),
+        ("(64,32):(32,1)", "Sw<2,3,3> o 0 o (64,32):(32,1)"),
+        ("(64,16):(16,1)", "Sw<1,3,3> o 0 o (64,16):(16,1)"),
     ] {
         for writer in ["tma", "cp.async.16"] {
             let p = Problem {
@@ -253,7 +253,7 @@ fn synthesis_standard_operand_cases() {
         reader_major: None,
     };
     let s = synthesize(&p).unwrap();
-    assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o (64,64):(1,64)");
+    assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o 0 o (64,64):(1,64)");
 }
 
 /// A random rank-2 layout over a power-of-two domain of 2^(a+b+c) elements, strides from a small
@@ -355,6 +355,31 @@ proptest! {
         let base: Layout = if mn_major { format!("({mm},{nn}):(1,{mm})") } else { format!("({mm},{nn}):({nn},1)") }.parse().unwrap();
         let smem = if sw.0 > 0 && sw.2 >= sw.0 { Smem::Swizzled { bms: sw, layout: base } } else { Smem::Plain(base) };
         let d = dt(d);
+        let Ok(acc) = Atom::parse(atom).unwrap().access(&smem, d, None) else { return Ok(()) };
+        match (analyze(&smem, &acc, d), simulate(&smem, &acc, d)) {
+            (Ok(a), Ok(s)) => same(&a, &s),
+            (Err(a), Err(s)) => prop_assert_eq!(a.code(), s.code()),
+            (a, s) => prop_assert!(false, "analysis {:?} vs simulation {:?}", a, s),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Issue 11's composed layouts (any sign of S, with an offset) as shared-memory layouts.
+    #[test]
+    fn composed_layouts_analysis_equals_simulator(
+        b in 1i64..4, m in 0i64..4, s in 1i64..5, neg in any::<bool>(), off in prop::sample::select(vec![0i64, 0, 8, 64]),
+        atom in prop::sample::select(vec!["ldmatrix.x4", "ldmatrix.x2", "cp.async.16", "tma", "st.shared.4"]),
+    ) {
+        use tessera::layout::{AnyLayout, ComposedLayout, Swizzle};
+        prop_assume!(s >= b);
+        let s = if neg { -s } else { s };
+        let base: Layout = "(64,64):(64,1)".parse().unwrap();
+        let c = AnyLayout::Composed(Box::new(ComposedLayout::new(Swizzle::new(b, m, s).unwrap().into(), off, base.into())));
+        let smem = Smem::from_any(c);
+        let d = dt("f16");
         let Ok(acc) = Atom::parse(atom).unwrap().access(&smem, d, None) else { return Ok(()) };
         match (analyze(&smem, &acc, d), simulate(&smem, &acc, d)) {
             (Ok(a), Ok(s)) => same(&a, &s),

@@ -38,7 +38,7 @@ pub mod sim;
 pub mod synth;
 
 use crate::algebra::linear::{f2_rank, LinearLayout};
-use crate::layout::Layout;
+use crate::layout::{AnyLayout, Layout};
 
 pub use atoms::{Atom, AtomKind};
 pub use sim::simulate;
@@ -259,6 +259,9 @@ pub enum Smem {
         /// The plain layout.
         layout: Layout,
     },
+    /// Any other plain, swizzled or composed layout (issue 11's [`AnyLayout`]), evaluated as it
+    /// is; its shape is the innermost layout's.
+    Any(AnyLayout),
 }
 
 /// CuTe's `Swizzle<B,M,S>` on an integer (`S ≥ 0`).
@@ -269,9 +272,31 @@ pub fn swizzle_int(x: u64, (b, m, s): (u32, u32, u32)) -> u64 {
 }
 
 impl Smem {
+    /// The shared-memory layout of a plain, swizzled or composed layout: `Sw<B,M,S> o 0 o L` with
+    /// `S > 0` becomes [`Smem::Swizzled`], a plain layout [`Smem::Plain`], anything else
+    /// [`Smem::Any`].
+    pub fn from_any(l: AnyLayout) -> Smem {
+        match l {
+            AnyLayout::Plain(p) => Smem::Plain(p),
+            AnyLayout::Composed(c) => match (&c.outer, c.offset, &c.inner) {
+                (AnyLayout::Swizzle(s), 0, AnyLayout::Plain(p))
+                    if s.shift() >= s.bits() && s.bits() > 0 =>
+                {
+                    Smem::Swizzled {
+                        bms: (s.bits() as u32, s.base() as u32, s.shift() as u32),
+                        layout: p.clone(),
+                    }
+                }
+                _ => Smem::Any(AnyLayout::Composed(c)),
+            },
+            other => Smem::Any(other),
+        }
+    }
+
     /// The domain size (number of elements addressed).
     pub fn size(&self) -> BResult<u64> {
         Ok(match self {
+            Smem::Any(a) => a.size()? as u64,
             Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => l.size()? as u64,
             Smem::Linear(ll) => 1u64 << ll.total_in_bits(),
         })
@@ -280,20 +305,23 @@ impl Smem {
     /// The top-level shape as (rows, columns): a rank-2 layout's two modes, a rank-1 layout as
     /// one column; a linear layout's first two input dimensions.
     pub fn shape2(&self) -> BResult<(u64, u64)> {
-        match self {
-            Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => {
-                if l.is_leaf() || l.rank() == 1 {
-                    Ok((l.size()? as u64, 1))
-                } else {
-                    let m = l.mode_at(0).map(|x| x.size()).transpose()?.unwrap_or(1) as u64;
-                    Ok((m, l.size()? as u64 / m.max(1)))
-                }
-            }
+        let l = match self {
+            Smem::Any(a) => a.shape_layout("banks")?,
+            Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => l,
             Smem::Linear(ll) => {
-                let d = ll.in_dims();
-                let m = d.first().map(|x| 1u64 << x.bases.len()).unwrap_or(1);
-                Ok((m, (1u64 << ll.total_in_bits()) / m))
+                let m = ll
+                    .in_dims()
+                    .first()
+                    .map(|x| 1u64 << x.bases.len())
+                    .unwrap_or(1);
+                return Ok((m, (1u64 << ll.total_in_bits()) / m));
             }
+        };
+        if l.is_leaf() || l.rank() == 1 {
+            Ok((l.size()? as u64, 1))
+        } else {
+            let m = l.mode_at(0).map(|x| x.size()).transpose()?.unwrap_or(1) as u64;
+            Ok((m, l.size()? as u64 / m.max(1)))
         }
     }
 
@@ -313,6 +341,7 @@ impl Smem {
                 }
             }
             Smem::Linear(ll) => return Ok(ll.apply_flat(i)),
+            Smem::Any(a) => a.eval(i as i64)?,
         };
         if v < 0 {
             return Err(BankError::BadInput {
@@ -327,6 +356,13 @@ impl Smem {
     /// The layout as an F2-linear map (flattened domain index ↦ element offset), if it is one.
     pub fn as_linear(&self) -> Option<LinearLayout> {
         match self {
+            Smem::Any(a) => {
+                let ll = LinearLayout::from_any_layout(a)
+                    .ok()?
+                    .flatten_ins()
+                    .flatten_outs();
+                Some(ll)
+            }
             Smem::Plain(l) => LinearLayout::from_layout(l).ok().map(|x| x.flatten_ins()),
             Smem::Linear(ll) => Some(ll.flatten_ins().flatten_outs()),
             Smem::Swizzled { bms, layout } => {
@@ -349,8 +385,9 @@ impl Smem {
             Smem::Plain(l) => l.to_string(),
             Smem::Linear(ll) => ll.to_string(),
             Smem::Swizzled { bms, layout } => {
-                format!("Sw<{},{},{}> o {layout}", bms.0, bms.1, bms.2)
+                format!("Sw<{},{},{}> o 0 o {layout}", bms.0, bms.1, bms.2)
             }
+            Smem::Any(a) => a.to_string(),
         }
     }
 }

@@ -104,7 +104,7 @@ fn evaluate(p: &Problem, smem: Smem) -> BResult<Candidate> {
 ///     reader: Atom::parse("ldmatrix.x4").unwrap(), reader_major: None,
 /// };
 /// let s = synthesize(&p).unwrap();
-/// assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o (64,64):(64,1)"); // CUTLASS's SW128
+/// assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o 0 o (64,64):(64,1)"); // CUTLASS's SW128
 /// ```
 pub fn synthesize(p: &Problem) -> BResult<Synthesis> {
     let base = evaluate(p, Smem::Plain(p.base.clone()))?;
