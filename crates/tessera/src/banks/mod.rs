@@ -1236,9 +1236,7 @@ mod tests {
         let padded = Smem::Plain("(32,32):(33,1)".parse().unwrap());
         let r = analyze(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap();
         assert_eq!((r.wavefronts, r.ideal), (1, 1));
-        assert_eq!(
-            r,
-            simulate(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap()
-        );
+        let s = simulate(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap();
+        assert_eq!(Report { method: "simulation", ..r }, s);
     }
 }
