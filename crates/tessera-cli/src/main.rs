@@ -99,6 +99,10 @@ fn main() -> ExitCode {
 fn explain(code: &str) -> ExitCode {
     use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
     let Some(entry) = lookup(code) else {
+        if let Some((c, ob, text, ex)) = tessera::banks::CODES.iter().find(|e| e.0 == code) {
+            println!("{c}\n\nobligation: {ob}\n\n{text}\n\nminimal example:\n  {ex}");
+            return ExitCode::SUCCESS;
+        }
         eprintln!("error: unknown error code `{code}`; the codes are:");
         for e in CATALOGUE {
             eprintln!("  {:<26} {}", e.code, e.title);
