@@ -383,5 +383,15 @@ fn synth(a: &Args, smem: &Smem, dtype: Dtype, major: Option<Major>) -> Result<St
     if let Some(v) = &s.f2_verdict {
         let _ = writeln!(o, "F2 search: {v}");
     }
+    if let (Some(c), Some(g)) = (&s.best_cute, &s.general) {
+        if !g.conflict_free() && c.cost() <= g.cost() {
+            let _ = writeln!(
+                o,
+                "so {} reaches the best achievable cost ({} wavefronts) and CUTLASS can use it as is",
+                c.smem.describe(),
+                c.cost()
+            );
+        }
+    }
     Ok(o)
 }
