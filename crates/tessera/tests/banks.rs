@@ -442,3 +442,39 @@ fn every_code_is_documented() {
         );
     }
 }
+
+#[test]
+fn synthesis_matches_cutlass_gmma_atoms() {
+    // CUTLASS's GMMA K-major atoms for half_t (issue 11's table), tiled down the rows, are the
+    // functions synthesis finds first for TMA + ldmatrix.x4 on K-major f16 tiles.
+    for (atom, width) in [
+        ("GMMA::Layout_K_SW128_Atom", 64i64),
+        ("GMMA::Layout_K_SW64_Atom", 32),
+        ("GMMA::Layout_K_SW32_Atom", 16),
+    ] {
+        let a = tessera::algebra::atoms::atom(atom, "half_t").unwrap();
+        let p = Problem {
+            base: format!("(64,{width}):({width},1)").parse().unwrap(),
+            dtype: dt("f16"),
+            writer: Atom::parse("tma").unwrap(),
+            writer_major: None,
+            reader: Atom::parse("ldmatrix.x4").unwrap(),
+            reader_major: None,
+        };
+        let s = synthesize(&p).unwrap();
+        let ours = &s.cute[0].smem;
+        for m in 0..64i64 {
+            for k in 0..width {
+                let cutlass = a
+                    .crd2idx(&format!("({},{k})", m % 8).parse().unwrap())
+                    .unwrap()
+                    + 8 * width * (m / 8);
+                assert_eq!(
+                    ours.offset((m + 64 * k) as u64).unwrap() as i64,
+                    cutlass,
+                    "{atom} at ({m},{k})"
+                );
+            }
+        }
+    }
+}
