@@ -11,7 +11,7 @@
 //! one `u64` and the layout is a matrix over F2 with at most 63 rows. Likewise the input bits are
 //! concatenated, the first input dimension in the low bits ([`LinearLayout::apply_flat`]).
 //!
-//! Text form (documented in `docs/linear.md`), one line, Triton's bases with the output sizes:
+//! Text form (documented in `docs/banks.md`), one line, Triton's bases with the output sizes:
 //! `register = [[0, 1], [0, 2]], lane = [[1, 0]] -> dim0 = 2, dim1 = 4`. An input dimension with
 //! no bases (size 1) is written `name = []`. [`LinearLayout::to_json`] gives the same as JSON.
 //!
