@@ -207,3 +207,28 @@ fn synthesis_finds_sw128() {
     assert_eq!(j["cute"][0]["conflict_free"], true);
     assert_eq!(j["base"]["conflict_free"], false);
 }
+
+#[test]
+fn tour_section_checks_every_claim() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("tour")
+        .output()
+        .expect("tessera runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let section = text
+        .split("== 8. Will these loads stomp on each other?")
+        .nth(1)
+        .expect("the section");
+    assert_eq!(
+        section.matches("simulator agrees: true").count(),
+        4,
+        "{section}"
+    );
+    assert!(
+        !section.contains("false") && !section.contains("error["),
+        "{section}"
+    );
+    assert!(section.contains("32 wavefronts for an ideal 1"));
+    assert!(section.contains("512 wavefronts for an ideal 64 (8-way"));
+    assert!(section.contains("tiled down the rows: true"));
+}
