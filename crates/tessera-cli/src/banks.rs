@@ -356,7 +356,7 @@ fn synth(a: &Args, smem: &Smem, dtype: Dtype, major: Option<Major>) -> Result<St
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "writer {} , reader {} , {} ({} bytes)",
+        "writer {}, reader {}, {} ({} bytes)",
         a.writer.as_deref().unwrap_or("tma"),
         a.reader.as_deref().unwrap_or("ldmatrix.x4"),
         dtype.name,
