@@ -1001,9 +1001,59 @@ pub fn analyze(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
     if let Some(r) = analyze_linear(smem, acc, &g, dtype)? {
         return Ok(r);
     }
+    if let Some(r) = analyze_translates(smem, acc, &g, dtype)? {
+        return Ok(r);
+    }
     g.check_enumerable(smem, &acc.tv)?;
     let w = vector_width_enum(smem, &g, acc.instr, dtype)?;
     enumerate(smem, acc.instr, &g, w, "enumeration")
+}
+
+/// Atom instances on a plain layout with two leaf modes `(M,N):(a,b)`: the layout is additive, so
+/// instance `(i, j)` reads instance 0's addresses shifted by `L(i·m, j·n)`. When every shift is a
+/// multiple of 16 bytes, alignment and contiguity are those of instance 0 and a shift by whole
+/// words only renames banks cyclically, so instance 0 is enumerated and its cost multiplied.
+fn analyze_translates(
+    smem: &Smem,
+    acc: &Access,
+    g: &Geometry,
+    dtype: Dtype,
+) -> BResult<Option<Report>> {
+    let (Smem::Plain(l), Some((am, an))) = (smem, acc.atom) else {
+        return Ok(None);
+    };
+    if g.instances <= 1 || l.is_leaf() || l.rank() != 2 || l.leaves().count() != 2 {
+        return Ok(None);
+    }
+    let modes: Vec<crate::layout::Mode> = l.leaves().collect();
+    let (bm, bn) = (g.shape.0 / am, g.shape.1 / an);
+    for j in 0..bn {
+        for i in 0..bm {
+            let shift = (modes[0].stride as i128 * (i * am) as i128
+                + modes[1].stride as i128 * (j * an) as i128)
+                * g.elem as i128;
+            if shift.rem_euclid(16) != 0 {
+                return Ok(None);
+            }
+        }
+    }
+    let one = Geometry {
+        instances: 1,
+        ..g.clone()
+    };
+    one.check_enumerable(smem, &acc.tv)?;
+    let w = vector_width_enum(smem, &one, acc.instr, dtype)?;
+    let mut r = enumerate(
+        smem,
+        acc.instr,
+        &one,
+        w,
+        "enumeration (one atom instance, the others are translates)",
+    )?;
+    r.instructions *= g.instances;
+    r.wavefronts *= g.instances;
+    r.ideal *= g.instances;
+    Ok(Some(r))
 }
 
 /// Phase-by-phase enumeration (the fallback of [`analyze`]).
