@@ -76,7 +76,12 @@ fn error(e: &BankError, json: bool) -> ExitCode {
             eprintln!("help: {s}");
         }
     }
-    ExitCode::from(2)
+    // Unknown names and unreadable text are usage errors (2); failed obligations are refusals (1).
+    if e.code() == "banks_bad_input" || e.code().ends_with("parse") || e.code() == "parse_error" {
+        ExitCode::from(2)
+    } else {
+        crate::exit::status(e.code())
+    }
 }
 
 fn esc(s: &str) -> String {

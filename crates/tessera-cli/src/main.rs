@@ -2,8 +2,11 @@
 
 mod banks;
 mod batch;
+mod codes;
 mod diagnostic;
+mod exit;
 mod pictures;
+mod ragged;
 mod report;
 mod schedule;
 mod simplify;
@@ -11,6 +14,7 @@ mod tma;
 mod tour;
 
 use clap::{Parser, Subcommand};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -33,9 +37,26 @@ enum Command {
         /// Print layouts in pycute's notation (`(2, (2, 2)):(4, (1, 2))`).
         #[arg(long)]
         pycute: bool,
+        /// A divide, `local_tile` or `local_partition` over the padded domain: holes, minimal
+        /// predicate, TMA verdict (for tilers that do not divide the layout).
+        #[arg(long)]
+        ragged: bool,
+        /// With --ragged: names of the layout's mode coordinates, e.g. `m,k` (default m,n,k,l).
+        #[arg(long)]
+        names: Option<String>,
+        /// With --ragged: element type of the TMA verdict (default f16).
+        #[arg(long, default_value = "f16")]
+        dtype: String,
+        /// With --ragged: also print the predicated loop nest (Python and CUDA C++).
+        #[arg(long)]
+        code: bool,
+        /// With --ragged: draw the padded tile grid with its holes to this SVG file.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
     },
-    /// Evaluate JSON lines `{"id": .., "expr": ".."}` from stdin; one JSON line out per line in.
-    Batch,
+    /// Answer JSON lines from stdin (`{"id": .., "expr": ".."}`, `"schedule"` or `"tma"`
+    /// requests; docs/batch.md): one JSON line out per line in, flushed per line, in order.
+    Batch(batch::Args),
     /// Print a rank-2 layout as CuTe's print_layout table, or draw it (`--svg`, `--tv`,
     /// `--svg-tma`).
     Show(pictures::ShowArgs),
@@ -61,29 +82,50 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval { expr, pycute } => match tessera::notation::eval(&expr) {
+        Command::Eval { expr, .. } if exit::check_arg("the expression", &expr).is_err() => {
+            let (c, m) = exit::check_arg("the expression", &expr).unwrap_err();
+            exit::fail(c, m)
+        }
+        Command::Eval {
+            expr,
+            ragged: true,
+            names,
+            dtype,
+            code,
+            svg,
+            ..
+        } => {
+            let Some(dt) = tessera::tma::DataType::parse(&dtype) else {
+                return exit::fail("bad_argument", format!("unknown --dtype `{dtype}`"));
+            };
+            let rc = ragged::run(&expr, names.as_deref(), dt, code);
+            match svg {
+                Some(path) => ragged::svg(&expr, names.as_deref(), &path).unwrap_or(rc),
+                None => rc,
+            }
+        }
+        Command::Eval { expr, pycute, .. } => match tessera::notation::eval(&expr) {
             Ok(v) => {
-                match (&v, pycute) {
-                    (tessera::notation::Value::Layout(l), true) => {
-                        println!("{}", tessera::notation::pycute(l))
-                    }
+                let text = match (&v, pycute) {
+                    (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                     (v, true) if v.to_any_layout().is_some() => {
                         let a = v.to_any_layout().expect("checked");
-                        println!("{}", tessera::notation::pycute_any(&a))
+                        tessera::notation::pycute_any(&a)
                     }
-                    _ => println!("{v}"),
-                }
+                    _ => v.to_string(),
+                };
+                out(&format!("{text}\n"));
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprint!("{}", diagnostic::render(&expr, &e));
-                ExitCode::FAILURE
+                let _ = write!(std::io::stderr(), "{}", diagnostic::render(&expr, &e));
+                exit::status(e.code())
             }
         },
-        Command::Batch => batch::run(),
+        Command::Batch(args) => batch::run(args),
         Command::Show(args) => pictures::show(args),
         Command::Tour => {
-            print!("{}", tour::tour());
+            out(&tour::tour());
             ExitCode::SUCCESS
         }
         Command::Explain { code } => explain(&code),
@@ -95,37 +137,63 @@ fn main() -> ExitCode {
     }
 }
 
-/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces.
+/// Writes to stdout, ignoring a closed pipe (`tessera tour | head` must not panic).
+fn out(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces; codes of
+/// the other engines (schedules, TMA, the simplifier, the CLI) from [`codes::OTHER`].
 fn explain(code: &str) -> ExitCode {
+    use std::fmt::Write as _;
     use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
+    let mut o = String::new();
     let Some(entry) = lookup(code) else {
         if let Some((c, ob, text, ex)) = tessera::banks::CODES.iter().find(|e| e.0 == code) {
-            println!("{c}\n\nobligation: {ob}\n\n{text}\n\nminimal example:\n  {ex}");
+            let _ = writeln!(o, "{c}: {ob}\n\n{text}\n");
+            let _ = writeln!(o, "exit status: {}", exit::status_number(c));
+            let _ = writeln!(o, "\nminimal example:\n  {ex}");
+            out(&o);
             return ExitCode::SUCCESS;
         }
-        eprintln!("error: unknown error code `{code}`; the codes are:");
-        for e in CATALOGUE {
-            eprintln!("  {:<26} {}", e.code, e.title);
+        if let Some(e) = codes::lookup(code) {
+            let _ = writeln!(o, "{}: {}\n\n{}\n", e.code, e.title, e.explanation);
+            let _ = writeln!(o, "exit status: {}", exit::status_number(e.code));
+            let _ = writeln!(o, "\nminimal example:\n  {}", e.example);
+            out(&o);
+            return ExitCode::SUCCESS;
         }
-        return ExitCode::FAILURE;
+        let _ = writeln!(
+            o,
+            "error[bad_argument]: unknown error code `{code}`; the codes are:"
+        );
+        for e in CATALOGUE {
+            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        for e in codes::OTHER {
+            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        for e in tessera::banks::CODES {
+            let _ = writeln!(o, "  {:<26} {}", e.0, e.1);
+        }
+        let _ = std::io::stderr().lock().write_all(o.as_bytes());
+        return exit::status("bad_argument");
     };
-    println!("{}: {}", entry.code, entry.title);
-    println!();
-    println!("obligation: {}", entry.obligation);
-    println!();
-    println!("{}", entry.explanation);
-    println!();
+    let _ = writeln!(o, "{}: {}\n", entry.code, entry.title);
+    let _ = writeln!(o, "obligation: {}\n", entry.obligation);
+    let _ = writeln!(o, "{}\n", entry.explanation);
+    let _ = writeln!(o, "exit status: {}\n", exit::status_number(entry.code));
     let (input, how) = match entry.example {
         Example::Expr(t) => (t, format!("tessera eval '{t}'")),
         Example::Rust(t) => ("", format!("Rust: {t}")),
     };
-    println!("minimal example:");
-    println!("  {how}");
+    let _ = writeln!(o, "minimal example:\n  {how}");
     if let Some(e) = run_example(entry) {
-        println!();
+        let _ = writeln!(o);
         for line in diagnostic::render_with(input, &e, false).lines() {
-            println!("  {line}");
+            let _ = writeln!(o, "  {line}");
         }
     }
+    out(&o);
     ExitCode::SUCCESS
 }

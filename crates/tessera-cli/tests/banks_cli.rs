@@ -132,7 +132,7 @@ fn typed_errors_name_the_obligation() {
         "--dtype",
         "f32",
     ]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1); // understood and refused
     assert_eq!(j["error"]["code"], "banks_thread_extent");
     assert_eq!(j["error"]["suggestions"][0], "(32,2):(1,16)");
     let (_, j) = json(&[

@@ -13,6 +13,7 @@ pub mod divide;
 pub mod inverse;
 pub mod linear;
 pub mod product;
+pub mod ragged;
 pub mod swizzled;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};

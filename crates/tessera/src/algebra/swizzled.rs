@@ -118,11 +118,7 @@ pub fn compose_swizzles(a: Swizzle, b: Swizzle) -> AnyLayout {
         if let Ok(s) = make_swizzle(a.yyy_mask() ^ b.yyy_mask(), a.zzz_mask() ^ b.zzz_mask()) {
             // XOR-linear functions agree everywhere when they agree on every bit.
             if (0..63).all(|k| s.apply(1 << k) == a.apply(b.apply(1 << k))) {
-                return if s.is_identity() {
-                    Layout::mode(1, 0).map_or(AnyLayout::Swizzle(s), AnyLayout::Plain)
-                } else {
-                    AnyLayout::Swizzle(s)
-                };
+                return AnyLayout::Swizzle(s);
             }
         }
     }
@@ -579,11 +575,8 @@ pub fn recast(a: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
             } else {
                 arith::mul(c.offset, n)?
             };
-            Ok(compose(
-                recast(&c.outer, n, up)?,
-                off,
-                recast(&c.inner, n, up)?,
-            ))
+            // No simplification: CuTe keeps a recast `Sw<0,…> o 0 o L` as it is.
+            Ok(ComposedLayout::new(recast(&c.outer, n, up)?, off, recast(&c.inner, n, up)?).into())
         }
     }
 }
@@ -601,7 +594,7 @@ pub fn max_common_layout(a: &AnyLayout, b: &AnyLayout) -> Result<AnyLayout> {
     match base {
         Some(base) if base < common.size()? => Ok(AnyLayout::Plain(algebra::composition(
             &common,
-            &Layout::mode(base, i64::from(base != 1))?,
+            &Layout::mode(base, 1)?,
         )?)),
         _ => Ok(AnyLayout::Plain(common)),
     }

@@ -17,6 +17,11 @@ pub const MAX_SUGGESTIONS: usize = 5;
 /// The most candidate evaluations spent on one error.
 const BUDGET: usize = 160;
 
+/// Suggestions are searched only when every argument has at most this many leaves: candidates
+/// are whole calls (one per leaf and nearby value), so the search is linear in the leaves per
+/// candidate; past the bound there are no suggestions (real layouts have a few dozen leaves).
+pub const MAX_SUGGEST_LEAVES: usize = 256;
+
 /// A checked suggestion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suggestion {
@@ -39,6 +44,9 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let Some(call) = f.call.clone().or_else(|| derive_call(f)) else {
         return Vec::new();
     };
+    if call.args.iter().any(|a| leaves(a) > MAX_SUGGEST_LEAVES) {
+        return Vec::new();
+    }
     let original = call.to_string();
     let mut cands = if call.op == "complement1" {
         complement1_candidates(&call)
@@ -49,6 +57,9 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let mut seen = BTreeSet::new();
     seen.insert(original);
     let mut out = Vec::new();
+    if let Some(s) = ragged_suggestion(&call) {
+        out.push(s);
+    }
     let mut spent = 0usize;
     // Large layouts make each check expensive (decisions may enumerate): spend less.
     let budget = if call.args.iter().any(large) {
@@ -75,6 +86,44 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
         }
     }
     out
+}
+
+/// For a divide whose tiler does not divide the layout: its ragged form, with the hole count
+/// (checked by evaluating it, like every suggestion).
+fn ragged_suggestion(call: &Call) -> Option<Suggestion> {
+    let arr = crate::algebra::ragged::Arrangement::parse(&call.op)?;
+    let (Some(Value::Layout(a)), Some(t)) = (
+        call.args.first(),
+        call.args.get(1).and_then(|v| v.to_tiler()),
+    ) else {
+        return None;
+    };
+    let r = crate::algebra::ragged::ragged_divide(a, &t, arr).ok()?;
+    if r.holes == 0 {
+        return None;
+    }
+    let expr = format!("ragged_{call}");
+    let value = crate::notation::eval(&expr).ok()?.to_string();
+    Some(Suggestion {
+        label: format!(
+            "ragged form, {} in {} padded points (the tiler does not divide {a}; `tessera eval --ragged` gives the predicate)",
+            crate::algebra::ragged::holes_text(r.holes),
+            r.points
+        ),
+        expr,
+        value,
+    })
+}
+
+/// Leaves of a value (integers count one), saturating.
+fn leaves(v: &Value) -> usize {
+    match v {
+        Value::Layout(l) => l.shape().as_ref().leaf_count(),
+        Value::Tuple(items) => items
+            .iter()
+            .fold(0usize, |a, x| a.saturating_add(leaves(x))),
+        _ => 1,
+    }
 }
 
 fn large(v: &Value) -> bool {

@@ -22,6 +22,7 @@ pub mod domain;
 mod grid;
 pub mod html;
 pub mod layout;
+pub mod ragged;
 pub mod tma;
 
 pub use banks::banks_svg;
