@@ -553,7 +553,8 @@ impl LinearLayout {
     /// ```
     /// use tessera::algebra::linear::LinearLayout;
     /// let l = LinearLayout::identity_1d(8, "lane", "dim0").unwrap();
-    /// assert_eq!(l.apply(&[("lane", 5)]).unwrap(), vec![("dim0".to_string(), 5)]);
+    /// let out = l.apply(&[("lane", 5)]).unwrap();
+    /// assert_eq!((out[0].0.as_str(), out[0].1), ("dim0", 5));
     /// ```
     pub fn apply(&self, ins: &[(&str, u64)]) -> LResult<Vec<(String, u64)>> {
         let mut acc = 0u64;
