@@ -11,12 +11,13 @@ use tessera::banks::synth::{synthesize, Candidate, Problem};
 use tessera::banks::{
     analyze, simulate, Access, Atom, BankError, Dtype, Instr, Report, Smem, DTYPES,
 };
+use tessera::layout::AnyLayout;
 
 /// Arguments of `tessera banks`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The shared-memory layout: a CuTe layout `(64,64):(64,1)`, a swizzled one
-    /// `Sw<3,3,3> o (64,64):(64,1)`, or a linear layout `offset = [[1], [2]] -> offset = 4`.
+    /// `Sw<3,3,3> o 0 o (64,64):(64,1)`, or a linear layout `offset = [[1], [2]] -> offset = 4`.
     #[arg(long)]
     pub smem: String,
     /// The access as a TV layout `(thread, value) -> index` of the layout's domain (32 threads).
@@ -75,7 +76,12 @@ fn error(e: &BankError, json: bool) -> ExitCode {
             eprintln!("help: {s}");
         }
     }
-    ExitCode::from(2)
+    // Unknown names and unreadable text are usage errors (2); failed obligations are refusals (1).
+    if e.code() == "banks_bad_input" || e.code().ends_with("parse") || e.code() == "parse_error" {
+        ExitCode::from(2)
+    } else {
+        crate::exit::status(e.code())
+    }
 }
 
 fn esc(s: &str) -> String {
@@ -88,11 +94,15 @@ pub fn parse_smem(text: &str) -> Result<Smem, BankError> {
     if t.contains("->") {
         return Ok(Smem::Linear(LinearLayout::parse(t)?));
     }
+    if let Ok(any) = t.parse::<AnyLayout>() {
+        return Ok(Smem::from_any(any));
+    }
+    // The shorthand `Sw<B,M,S> o L` (offset 0 left out).
     if let Some(rest) = t.strip_prefix("Sw<") {
         let bad = || BankError::BadInput {
             what: "smem",
             detail: format!("expected `Sw<B,M,S> o LAYOUT`, found `{t}`"),
-            suggestions: vec!["Sw<3,3,3> o (64,64):(64,1)".into()],
+            suggestions: vec!["Sw<3,3,3> o 0 o (64,64):(64,1)".into()],
         };
         let (params, layout) = rest.split_once('>').ok_or_else(bad)?;
         let p: Vec<u32> = params
@@ -351,7 +361,7 @@ fn synth(a: &Args, smem: &Smem, dtype: Dtype, major: Option<Major>) -> Result<St
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "writer {} , reader {} , {} ({} bytes)",
+        "writer {}, reader {}, {} ({} bytes)",
         a.writer.as_deref().unwrap_or("tma"),
         a.reader.as_deref().unwrap_or("ldmatrix.x4"),
         dtype.name,
@@ -377,6 +387,16 @@ fn synth(a: &Args, smem: &Smem, dtype: Dtype, major: Option<Major>) -> Result<St
     }
     if let Some(v) = &s.f2_verdict {
         let _ = writeln!(o, "F2 search: {v}");
+    }
+    if let (Some(c), Some(g)) = (&s.best_cute, &s.general) {
+        if !g.conflict_free() && c.cost() <= g.cost() {
+            let _ = writeln!(
+                o,
+                "so {} reaches the best achievable cost ({} wavefronts) and CUTLASS can use it as is",
+                c.smem.describe(),
+                c.cost()
+            );
+        }
     }
     Ok(o)
 }

@@ -149,6 +149,13 @@ fn explain(code: &str) -> ExitCode {
     use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
     let mut o = String::new();
     let Some(entry) = lookup(code) else {
+        if let Some((c, ob, text, ex)) = tessera::banks::CODES.iter().find(|e| e.0 == code) {
+            let _ = writeln!(o, "{c}: {ob}\n\n{text}\n");
+            let _ = writeln!(o, "exit status: {}", exit::status_number(c));
+            let _ = writeln!(o, "\nminimal example:\n  {ex}");
+            out(&o);
+            return ExitCode::SUCCESS;
+        }
         if let Some(e) = codes::lookup(code) {
             let _ = writeln!(o, "{}: {}\n\n{}\n", e.code, e.title, e.explanation);
             let _ = writeln!(o, "exit status: {}", exit::status_number(e.code));
@@ -165,6 +172,9 @@ fn explain(code: &str) -> ExitCode {
         }
         for e in codes::OTHER {
             let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        for e in tessera::banks::CODES {
+            let _ = writeln!(o, "  {:<26} {}", e.0, e.1);
         }
         let _ = std::io::stderr().lock().write_all(o.as_bytes());
         return exit::status("bad_argument");

@@ -177,6 +177,7 @@ pub fn tour() -> String {
     domains(&mut t);
     tma_section(&mut t);
     ragged_section(&mut t);
+    banks_section(&mut t);
     t.out
 }
 
@@ -231,6 +232,115 @@ fn ragged_section(t: &mut Tour) {
     t.eval("ragged_local_tile((1000,4096):(4096,1),(128,64),(7,0))");
     t.say("  One thread of a 32x4 thread grid over the M = 1000 column block (local_partition):");
     t.eval("ragged_local_partition((1000,64):(4096,1),(32,4):(4,1),127)");
+}
+
+/// "Will these loads stomp on each other?": shared-memory bank conflicts, each answer checked
+/// against the brute-force simulator as it is printed, and a swizzle synthesized.
+fn banks_section(t: &mut Tour) {
+    use tessera::banks::synth::{synthesize, Problem};
+    use tessera::banks::{analyze, simulate, Access, Atom, Dtype, Instr, Smem};
+    t.heading("9. Will these loads stomp on each other? Shared-memory bank conflicts");
+    t.say("  The model (CUDA C++ Programming Guide): 32 banks of 4 bytes; W-byte accesses are served in");
+    t.say("  phases (32 threads for W <= 4, 16 for 8, 8 for 16); a phase costs the most distinct words");
+    t.say("  it touches in one bank. Each line below is the analysis, checked by the simulator.");
+    let (f16, f32) = (
+        Dtype::parse("f16").expect("f16"),
+        Dtype::parse("f32").expect("f32"),
+    );
+    let smem = |s: &str| Smem::from_any(s.parse().expect("tour layouts are well formed"));
+    let cases: Vec<(&str, Smem, Result<Access, tessera::banks::BankError>, Dtype)> = vec![
+        (
+            "row-major 32x32 f32, a warp reads one column",
+            smem("(32,32):(32,1)"),
+            Ok(Access {
+                tv: layout("(32,1):(1,0)"),
+                instr: Instr::Shared { width: None },
+                atom: None,
+            }),
+            f32,
+        ),
+        (
+            "the same, rows padded by one element",
+            smem("(32,32):(33,1)"),
+            Ok(Access {
+                tv: layout("(32,1):(1,0)"),
+                instr: Instr::Shared { width: None },
+                atom: None,
+            }),
+            f32,
+        ),
+        (
+            "64-wide f16 K-major tile, SM75_U32x4_LDSM_N (ldmatrix.x4)",
+            smem("(64,64):(64,1)"),
+            Atom::parse("SM75_U32x4_LDSM_N")
+                .and_then(|a| a.access(&smem("(64,64):(64,1)"), f16, None)),
+            f16,
+        ),
+        (
+            "the same tile with CUTLASS's SW128 swizzle",
+            smem("Sw<3,3,3> o 0 o (64,64):(64,1)"),
+            Atom::parse("SM75_U32x4_LDSM_N")
+                .and_then(|a| a.access(&smem("(64,64):(64,1)"), f16, None)),
+            f16,
+        ),
+    ];
+    for (title, s, acc, d) in cases {
+        let line = acc.and_then(|a| {
+            let r = analyze(&s, &a, d)?;
+            let sim = simulate(&s, &a, d)?;
+            let agrees = (r.wavefronts, r.ideal, r.vector_bytes) == (sim.wavefronts, sim.ideal, sim.vector_bytes);
+            Ok(format!(
+                "{}-byte vectors, {} wavefronts for an ideal {} ({}-way in the worst phase); simulator agrees: {agrees}",
+                r.vector_bytes, r.wavefronts, r.ideal, r.worst.wavefronts
+            ))
+        });
+        t.say(&format!("  {title}: {}", s.describe()));
+        match line {
+            Ok(l) => t.say(&format!("    {l}")),
+            Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
+        }
+    }
+    t.say("  Which swizzle makes a TMA write and an ldmatrix.x4 read of a 64x64 f16 tile conflict-free?");
+    let p = Problem {
+        base: layout("(64,64):(64,1)"),
+        dtype: f16,
+        writer: Atom::parse("tma").expect("atom"),
+        writer_major: None,
+        reader: Atom::parse("ldmatrix.x4").expect("atom"),
+        reader_major: None,
+    };
+    match synthesize(&p) {
+        Ok(s) => match s.cute.first() {
+            Some(c) => {
+                // CUTLASS's pick: GMMA::Layout_K_SW128_Atom<half_t> (8x64), tiled down the rows.
+                let same = tessera::algebra::atoms::atom("GMMA::Layout_K_SW128_Atom", "half_t")
+                    .ok()
+                    .is_some_and(|a| {
+                        (0..64i64).all(|m| {
+                            (0..64i64).all(|k| {
+                                let crd = format!("({},{k})", m % 8).parse();
+                                let cutlass = crd.ok().and_then(|c| a.crd2idx(&c).ok());
+                                let ours = c.smem.offset((m + 64 * k) as u64).ok();
+                                cutlass.map(|x| x + 512 * (m / 8)) == ours.map(|x| x as i64)
+                            })
+                        })
+                    });
+                t.say(&format!(
+                    "    {} (checked: writer {}/{}, reader {}/{})",
+                    c.smem.describe(),
+                    c.writer.wavefronts,
+                    c.writer.ideal,
+                    c.reader.wavefronts,
+                    c.reader.ideal
+                ));
+                t.say(&format!(
+                    "    the same function as CUTLASS's GMMA::Layout_K_SW128_Atom<half_t> tiled down the rows: {same}"
+                ));
+            }
+            None => t.say("    no CuTe swizzle is conflict-free"),
+        },
+        Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
+    }
 }
 
 /// Part III's Fundamental Theorem of TMA Correctness, on real descriptors.

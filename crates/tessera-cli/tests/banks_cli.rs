@@ -76,7 +76,7 @@ fn atoms_swizzles_and_linear_layouts() {
     assert_eq!(j["simulator_agrees"], true);
     let (_, j) = json(&[
         "--smem",
-        "Sw<3,3,3> o (64,64):(64,1)",
+        "Sw<3,3,3> o 0 o (64,64):(64,1)",
         "--atom",
         "ldmatrix.x4",
         "--dtype",
@@ -132,7 +132,7 @@ fn typed_errors_name_the_obligation() {
         "--dtype",
         "f32",
     ]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1); // understood and refused
     assert_eq!(j["error"]["code"], "banks_thread_extent");
     assert_eq!(j["error"]["suggestions"][0], "(32,2):(1,16)");
     let (_, j) = json(&[
@@ -203,7 +203,32 @@ fn synthesis_finds_sw128() {
         "ldmatrix.x4",
     ]);
     assert_eq!(code, 0);
-    assert_eq!(j["cute"][0]["smem"], "Sw<3,3,3> o (64,64):(64,1)");
+    assert_eq!(j["cute"][0]["smem"], "Sw<3,3,3> o 0 o (64,64):(64,1)");
     assert_eq!(j["cute"][0]["conflict_free"], true);
     assert_eq!(j["base"]["conflict_free"], false);
+}
+
+#[test]
+fn tour_section_checks_every_claim() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("tour")
+        .output()
+        .expect("tessera runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let section = text
+        .split("== 9. Will these loads stomp on each other?")
+        .nth(1)
+        .expect("the section");
+    assert_eq!(
+        section.matches("simulator agrees: true").count(),
+        4,
+        "{section}"
+    );
+    assert!(
+        !section.contains("false") && !section.contains("error["),
+        "{section}"
+    );
+    assert!(section.contains("32 wavefronts for an ideal 1"));
+    assert!(section.contains("512 wavefronts for an ideal 64 (8-way"));
+    assert!(section.contains("tiled down the rows: true"));
 }

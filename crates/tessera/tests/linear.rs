@@ -212,11 +212,9 @@ proptest! {
         let base: Layout = format!("({},64):(64,1)", 1 << rows).parse().unwrap();
         let sw = LinearLayout::from_swizzle(b, m, s, n).unwrap();
         let ll = LinearLayout::from_layout(&base).unwrap().compose(&sw).unwrap();
-        let ((b2, m2, s2), plain) = ll.to_swizzled_layout().unwrap();
-        let sw2 = LinearLayout::from_swizzle(b2.max(1), m2, s2.max(b2.max(1)), n).unwrap();
+        let (sw2, plain) = ll.to_swizzled_layout().unwrap();
         for x in 0..1u64 << n {
-            let y = plain.eval(x as i64).unwrap() as u64;
-            let y = if b2 == 0 { y } else { sw2.apply_flat(y) };
+            let y = sw2.apply(plain.eval(x as i64).unwrap()) as u64;
             prop_assert_eq!(y, ll.apply_flat(x));
             // CuTe's formula.
             let o = base.eval(x as i64).unwrap() as u64;
@@ -266,4 +264,36 @@ fn triton_style_printing_and_json() {
         "(4,2):(3,16) is not F2-linear: mode 0 (shape 4, stride 3) bit 1 contributes 6, which shares bit 1 of the index with 3 (mode 0, bit 0)"
     );
     assert!(e.suggestions().contains(&"(4,2):(4,16)".to_string()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Issue 11's composed layouts `Sw<B,M,S> o 0 o L` (either sign of S) convert exactly, and
+    /// back to a CuTe form that evaluates the same.
+    #[test]
+    fn composed_layout_round_trip(b in 1i64..4, m in 0i64..4, s in 1i64..5, neg in any::<bool>(), rows in 3u32..6) {
+        use tessera::layout::{AnyLayout, ComposedLayout, Swizzle};
+        prop_assume!(s >= b);
+        let s = if neg { -s } else { s };
+        let base: Layout = format!("({},64):(64,1)", 1 << rows).parse().unwrap();
+        let sw = Swizzle::new(b, m, s).unwrap();
+        let c = AnyLayout::Composed(Box::new(ComposedLayout::new(sw.into(), 0, base.clone().into())));
+        let ll = LinearLayout::from_any_layout(&c).unwrap();
+        for x in 0..(64i64 << rows) {
+            prop_assert_eq!(ll.apply_flat(x as u64) as i64, c.eval(x).unwrap());
+        }
+        let back = ll.to_any_layout().unwrap();
+        for x in 0..(64i64 << rows) {
+            prop_assert_eq!(back.eval(x).unwrap(), c.eval(x).unwrap());
+        }
+    }
+}
+
+#[test]
+fn composed_layout_with_offset_is_affine() {
+    let c: tessera::layout::AnyLayout = "Sw<3,3,3> o 8 o (64,64):(64,1)".parse().unwrap();
+    let e = LinearLayout::from_any_layout(&c).unwrap_err();
+    assert_eq!(e.code(), "linear_no_cute_form");
+    assert!(e.to_string().contains("affine"));
 }

@@ -11,7 +11,7 @@
 //! one `u64` and the layout is a matrix over F2 with at most 63 rows. Likewise the input bits are
 //! concatenated, the first input dimension in the low bits ([`LinearLayout::apply_flat`]).
 //!
-//! Text form (documented in `docs/linear.md`), one line, Triton's bases with the output sizes:
+//! Text form (documented in `docs/banks.md`), one line, Triton's bases with the output sizes:
 //! `register = [[0, 1], [0, 2]], lane = [[1, 0]] -> dim0 = 2, dim1 = 4`. An input dimension with
 //! no bases (size 1) is written `name = []`. [`LinearLayout::to_json`] gives the same as JSON.
 //!
@@ -19,7 +19,7 @@
 //! the XOR swizzle of CuTe's `Swizzle<B,M,S>` ([`LinearLayout::from_swizzle`]) are at the end.
 
 use crate::algebra::coalesce_by;
-use crate::layout::{IntTuple, Layout, Mode, Tree};
+use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, Mode, Swizzle, Tree};
 
 /// The most output (or input) bits a linear layout may have in total.
 pub const MAX_BITS: u32 = 63;
@@ -553,7 +553,8 @@ impl LinearLayout {
     /// ```
     /// use tessera::algebra::linear::LinearLayout;
     /// let l = LinearLayout::identity_1d(8, "lane", "dim0").unwrap();
-    /// assert_eq!(l.apply(&[("lane", 5)]).unwrap(), vec![("dim0".to_string(), 5)]);
+    /// let out = l.apply(&[("lane", 5)]).unwrap();
+    /// assert_eq!((out[0].0.as_str(), out[0].1), ("dim0", 5));
     /// ```
     pub fn apply(&self, ins: &[(&str, u64)]) -> LResult<Vec<(String, u64)>> {
         let mut acc = 0u64;
@@ -1308,27 +1309,34 @@ impl LinearLayout {
     }
 
     /// A CuTe swizzled form `Swizzle<B,M,S> ∘ L` of this function (offset 0), when one exists:
-    /// the parameters `(B, M, S)` (returned with `B = 0` when no swizzle is needed) and the plain
-    /// layout `L`. Searches every `Swizzle<B,M,S>` within the output bits; `Sw ∘ Sw = id`, so
-    /// `L = Sw ∘ self` must have a CuTe form.
+    /// the swizzle (the identity `Swizzle<0,0,0>` when none is needed) and the plain layout `L`.
+    /// Searches every `Swizzle<B,M,S>` (either sign of `S`) within the output bits; a swizzle is
+    /// an involution, so `L = Sw ∘ self` must have a CuTe form ([`LinearLayout::to_layout`]).
     ///
-    /// Pre: one output dimension (flatten first) of at most 63 bits.
-    /// Post: `sw(L(x)) == self.apply_flat(x)` for every `x`, where `sw` is `from_swizzle(B,M,S)`.
-    pub fn to_swizzled_layout(&self) -> LResult<((u32, u32, u32), Layout)> {
+    /// Pre: at most 62 output bits.
+    /// Post: `sw.apply(L(x)) == self.apply_flat(x)` for every `x`.
+    pub fn to_swizzled_layout(&self) -> LResult<(Swizzle, Layout)> {
+        let id = Swizzle::new(0, 0, 0).map_err(|e| LinearError::NoCuteForm {
+            layout: self.to_string(),
+            target: "Swizzle<B,M,S> o layout",
+            detail: e.to_string(),
+        })?;
         if let Ok(l) = self.to_layout() {
-            return Ok(((0, 0, 0), l));
+            return Ok((id, l));
         }
-        let n = self.total_out_bits();
+        let n = self.total_out_bits() as i64;
         let flat = self.flatten_outs().reshape_outs(&[("offset", 1u64 << n)])?;
         for b in 1..=n {
-            for s in b..=n {
-                for m in 0..=n.saturating_sub(b + s) {
-                    if m + b + s > n {
-                        continue;
-                    }
-                    let sw = LinearLayout::from_swizzle(b, m, s, n)?;
-                    if let Ok(l) = flat.compose(&sw).and_then(|x| x.to_layout()) {
-                        return Ok(((b, m, s), l));
+            for a in b..=n {
+                for m in 0..=(n - b - a).max(-1) {
+                    for s in [a, -a] {
+                        let Ok(sw) = Swizzle::new(b, m, s) else {
+                            continue;
+                        };
+                        let swl = LinearLayout::from_swizzle_value(&sw, n as u32)?;
+                        if let Ok(l) = flat.compose(&swl).and_then(|x| x.to_layout()) {
+                            return Ok((sw, l));
+                        }
                     }
                 }
             }
@@ -1338,6 +1346,109 @@ impl LinearLayout {
             target: "Swizzle<B,M,S> o layout",
             detail: format!("no Swizzle<B,M,S> within {n} bits makes the bases disjoint"),
         })
+    }
+
+    /// The swizzle of issue 11's [`Swizzle`] value (any sign of `S`) on `size_bits` offset bits.
+    ///
+    /// Pre: the swizzle's bits lie below `size_bits ≤ 63`. Post: `r.apply_flat(x) ==
+    /// s.apply(x)` for every `x < 2^size_bits`; bijective.
+    pub fn from_swizzle_value(s: &Swizzle, size_bits: u32) -> LResult<LinearLayout> {
+        let span = 64 - (s.span().max(1) as u64 - 1).leading_zeros();
+        if size_bits > MAX_BITS || span > size_bits {
+            return Err(LinearError::DimMismatch {
+                op: "from_swizzle",
+                detail: format!("{s} reads bits up to {span} but the domain has {size_bits} bits"),
+            });
+        }
+        let bases = (0..size_bits).map(|i| s.apply(1i64 << i) as u64).collect();
+        Ok(LinearLayout {
+            ins: vec![InDim {
+                name: "offset".into(),
+                bases,
+            }],
+            outs: vec![OutDim {
+                name: "offset".into(),
+                bits: size_bits,
+            }],
+        })
+    }
+
+    /// A plain, swizzle or composed layout (issue 11's [`AnyLayout`]) as a linear layout, when
+    /// it is F2-linear: the innermost layout as [`LinearLayout::from_layout`], a zero offset
+    /// (a non-zero offset makes the function affine, not linear), and outer swizzles or plain
+    /// layouts composed on the `offset` output.
+    ///
+    /// Pre: as above. Post: `r.apply_flat(x) == L(x)` for every `x < size(L)`.
+    pub fn from_any_layout(l: &AnyLayout) -> LResult<LinearLayout> {
+        match l {
+            AnyLayout::Plain(p) => LinearLayout::from_layout(p),
+            AnyLayout::Swizzle(s) => {
+                let bits = 64 - (s.span().max(1) as u64 - 1).leading_zeros();
+                LinearLayout::from_swizzle_value(s, bits)
+            }
+            AnyLayout::Composed(c) => {
+                if c.offset != 0 {
+                    return Err(LinearError::NoCuteForm {
+                        layout: l.to_string(),
+                        target: "linear layout",
+                        detail: format!(
+                            "the offset {} makes the function affine (L(0) = {}), and a linear layout maps 0 to 0",
+                            c.offset,
+                            c.offset
+                        ),
+                    });
+                }
+                let inner = LinearLayout::from_any_layout(&c.inner)?.flatten_outs();
+                let inner = inner.reshape_outs(&[("offset", 1u64 << inner.total_out_bits())])?;
+                let outer = match &c.outer {
+                    AnyLayout::Swizzle(s) => {
+                        let span = 64 - (s.span().max(1) as u64 - 1).leading_zeros();
+                        let bits = span.max(inner.total_out_bits());
+                        LinearLayout::from_swizzle_value(s, bits)?
+                    }
+                    other => {
+                        let o = LinearLayout::from_any_layout(other)?.flatten_ins();
+                        let n = o.total_in_bits();
+                        o.reshape_ins(&[("offset", 1u64 << n)])?
+                    }
+                };
+                // Widen the inner output to the outer's input bits.
+                let want = outer.total_in_bits();
+                if inner.total_out_bits() > want {
+                    return Err(LinearError::DimMismatch {
+                        op: "from_any_layout",
+                        detail: format!(
+                            "the inner function reaches 2^{} but the outer takes 2^{want} inputs",
+                            inner.total_out_bits()
+                        ),
+                    });
+                }
+                let widened = LinearLayout {
+                    ins: inner.ins.clone(),
+                    outs: vec![OutDim {
+                        name: "offset".into(),
+                        bits: want,
+                    }],
+                };
+                widened.compose(&outer)
+            }
+        }
+    }
+
+    /// This function as a CuTe plain layout or `Sw<B,M,S> o 0 o L` (issue 11's [`AnyLayout`]),
+    /// when one exists ([`LinearLayout::to_swizzled_layout`]).
+    ///
+    /// Post: evaluates as `self.apply_flat` on `[0, 2^total_in_bits)`.
+    pub fn to_any_layout(&self) -> LResult<AnyLayout> {
+        let (sw, l) = self.to_swizzled_layout()?;
+        if sw.is_identity() {
+            return Ok(AnyLayout::Plain(l));
+        }
+        Ok(AnyLayout::Composed(Box::new(ComposedLayout::new(
+            sw.into(),
+            0,
+            l.into(),
+        ))))
     }
 
     /// Parses the text form (see the module documentation).
@@ -1777,11 +1888,10 @@ mod tests {
         let sw = LinearLayout::from_swizzle(3, 3, 3, 9).unwrap();
         let ll = LinearLayout::from_layout(&l).unwrap().compose(&sw).unwrap();
         assert!(ll.to_layout().is_err());
-        let ((b, m, s), plain) = ll.to_swizzled_layout().unwrap();
-        let sw2 = LinearLayout::from_swizzle(b, m, s, 9).unwrap();
+        let (sw2, plain) = ll.to_swizzled_layout().unwrap();
         for x in 0..512 {
             assert_eq!(
-                sw2.apply_flat(plain.eval(x as i64).unwrap() as u64),
+                sw2.apply(plain.eval(x as i64).unwrap()) as u64,
                 ll.apply_flat(x)
             );
         }

@@ -38,7 +38,7 @@ pub mod sim;
 pub mod synth;
 
 use crate::algebra::linear::{f2_rank, LinearLayout};
-use crate::layout::Layout;
+use crate::layout::{AnyLayout, Layout};
 
 pub use atoms::{Atom, AtomKind};
 pub use sim::simulate;
@@ -259,6 +259,9 @@ pub enum Smem {
         /// The plain layout.
         layout: Layout,
     },
+    /// Any other plain, swizzled or composed layout (issue 11's [`AnyLayout`]), evaluated as it
+    /// is; its shape is the innermost layout's.
+    Any(AnyLayout),
 }
 
 /// CuTe's `Swizzle<B,M,S>` on an integer (`S ≥ 0`).
@@ -269,9 +272,31 @@ pub fn swizzle_int(x: u64, (b, m, s): (u32, u32, u32)) -> u64 {
 }
 
 impl Smem {
+    /// The shared-memory layout of a plain, swizzled or composed layout: `Sw<B,M,S> o 0 o L` with
+    /// `S > 0` becomes [`Smem::Swizzled`], a plain layout [`Smem::Plain`], anything else
+    /// [`Smem::Any`].
+    pub fn from_any(l: AnyLayout) -> Smem {
+        match l {
+            AnyLayout::Plain(p) => Smem::Plain(p),
+            AnyLayout::Composed(c) => match (&c.outer, c.offset, &c.inner) {
+                (AnyLayout::Swizzle(s), 0, AnyLayout::Plain(p))
+                    if s.shift() >= s.bits() && s.bits() > 0 =>
+                {
+                    Smem::Swizzled {
+                        bms: (s.bits() as u32, s.base() as u32, s.shift() as u32),
+                        layout: p.clone(),
+                    }
+                }
+                _ => Smem::Any(AnyLayout::Composed(c)),
+            },
+            other => Smem::Any(other),
+        }
+    }
+
     /// The domain size (number of elements addressed).
     pub fn size(&self) -> BResult<u64> {
         Ok(match self {
+            Smem::Any(a) => a.size()? as u64,
             Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => l.size()? as u64,
             Smem::Linear(ll) => 1u64 << ll.total_in_bits(),
         })
@@ -280,20 +305,23 @@ impl Smem {
     /// The top-level shape as (rows, columns): a rank-2 layout's two modes, a rank-1 layout as
     /// one column; a linear layout's first two input dimensions.
     pub fn shape2(&self) -> BResult<(u64, u64)> {
-        match self {
-            Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => {
-                if l.is_leaf() || l.rank() == 1 {
-                    Ok((l.size()? as u64, 1))
-                } else {
-                    let m = l.mode_at(0).map(|x| x.size()).transpose()?.unwrap_or(1) as u64;
-                    Ok((m, l.size()? as u64 / m.max(1)))
-                }
-            }
+        let l = match self {
+            Smem::Any(a) => a.shape_layout("banks")?,
+            Smem::Plain(l) | Smem::Swizzled { layout: l, .. } => l,
             Smem::Linear(ll) => {
-                let d = ll.in_dims();
-                let m = d.first().map(|x| 1u64 << x.bases.len()).unwrap_or(1);
-                Ok((m, (1u64 << ll.total_in_bits()) / m))
+                let m = ll
+                    .in_dims()
+                    .first()
+                    .map(|x| 1u64 << x.bases.len())
+                    .unwrap_or(1);
+                return Ok((m, (1u64 << ll.total_in_bits()) / m));
             }
+        };
+        if l.is_leaf() || l.rank() == 1 {
+            Ok((l.size()? as u64, 1))
+        } else {
+            let m = l.mode_at(0).map(|x| x.size()).transpose()?.unwrap_or(1) as u64;
+            Ok((m, l.size()? as u64 / m.max(1)))
         }
     }
 
@@ -313,6 +341,7 @@ impl Smem {
                 }
             }
             Smem::Linear(ll) => return Ok(ll.apply_flat(i)),
+            Smem::Any(a) => a.eval(i as i64)?,
         };
         if v < 0 {
             return Err(BankError::BadInput {
@@ -327,6 +356,13 @@ impl Smem {
     /// The layout as an F2-linear map (flattened domain index ↦ element offset), if it is one.
     pub fn as_linear(&self) -> Option<LinearLayout> {
         match self {
+            Smem::Any(a) => {
+                let ll = LinearLayout::from_any_layout(a)
+                    .ok()?
+                    .flatten_ins()
+                    .flatten_outs();
+                Some(ll)
+            }
             Smem::Plain(l) => LinearLayout::from_layout(l).ok().map(|x| x.flatten_ins()),
             Smem::Linear(ll) => Some(ll.flatten_ins().flatten_outs()),
             Smem::Swizzled { bms, layout } => {
@@ -349,8 +385,9 @@ impl Smem {
             Smem::Plain(l) => l.to_string(),
             Smem::Linear(ll) => ll.to_string(),
             Smem::Swizzled { bms, layout } => {
-                format!("Sw<{},{},{}> o {layout}", bms.0, bms.1, bms.2)
+                format!("Sw<{},{},{}> o 0 o {layout}", bms.0, bms.1, bms.2)
             }
+            Smem::Any(a) => a.to_string(),
         }
     }
 }
@@ -602,30 +639,25 @@ impl Geometry {
                 ((shape.0 / am) * (shape.1 / an), am * an, "the atom tile")
             }
         };
-        let points = instances.saturating_mul(32).saturating_mul(values);
-        if points > MAX_POINTS {
-            return Err(BankError::TooLarge {
-                what: format!("the access {tv} over {}", smem.describe()),
-                size: points,
-            });
-        }
-        // Every (thread, value) must land in the domain (or the atom tile).
-        for t in 0..32u64 {
-            let base = tm.eval(t as i64)?;
-            for v in 0..values {
-                let i = base
-                    .checked_add(vm.eval(v as i64)?)
-                    .ok_or_else(|| crate::Error::overflow("TV index"))?;
-                if i < 0 || i as u64 >= bound {
-                    return Err(BankError::OutOfDomain {
-                        thread: t,
-                        value: v,
-                        index: i,
-                        size: bound,
-                        what,
-                        suggestions: domain_suggestions(smem, acc, dtype, bound),
-                    });
-                }
+        // Every (thread, value) must land in the domain (or the atom tile): the extreme values of
+        // a layout are reached at its corners, so two points decide it without enumeration.
+        for (t, v) in [
+            (extreme(&tm, true)?, extreme(&vm, true)?),
+            (extreme(&tm, false)?, extreme(&vm, false)?),
+        ] {
+            let i = tm
+                .eval(t as i64)?
+                .checked_add(vm.eval(v as i64)?)
+                .ok_or_else(|| crate::Error::overflow("TV index"))?;
+            if i < 0 || i as u64 >= bound {
+                return Err(BankError::OutOfDomain {
+                    thread: t,
+                    value: v,
+                    index: i,
+                    size: bound,
+                    what,
+                    suggestions: domain_suggestions(smem, acc, dtype, bound),
+                });
             }
         }
         Ok(Geometry {
@@ -638,6 +670,21 @@ impl Geometry {
             instances,
             elem: dtype.bytes,
         })
+    }
+
+    /// The enumeration bound: instances × 32 × values ≤ [`MAX_POINTS`].
+    pub(crate) fn check_enumerable(&self, smem: &Smem, tv: &Layout) -> BResult<()> {
+        let points = self
+            .instances
+            .saturating_mul(32)
+            .saturating_mul(self.values);
+        if points > MAX_POINTS {
+            return Err(BankError::TooLarge {
+                what: format!("the access {tv} over {}", smem.describe()),
+                size: points,
+            });
+        }
+        Ok(())
     }
 
     /// The domain index of (instance, thread, value).
@@ -713,6 +760,21 @@ fn domain_suggestions(smem: &Smem, acc: &Access, dtype: Dtype, bound: u64) -> Ve
     }
     out.push(format!("the index must be below {bound}"));
     out
+}
+
+/// The colexicographic index at which a layout takes its largest (`hi`) or smallest value: every
+/// leaf at its last coordinate where its stride is positive (negative for the smallest), else 0.
+fn extreme(l: &Layout, hi: bool) -> BResult<u64> {
+    let mut idx = 0u64;
+    let mut scale = 1u64;
+    for m in l.leaves() {
+        let last = (m.shape - 1) as u64;
+        if (m.stride > 0) == hi && m.stride != 0 {
+            idx = idx.saturating_add(last.saturating_mul(scale));
+        }
+        scale = scale.saturating_mul(m.shape as u64);
+    }
+    Ok(idx)
 }
 
 /// The vector width and the number of instructions per instance (the definition, checked point
@@ -939,8 +1001,59 @@ pub fn analyze(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
     if let Some(r) = analyze_linear(smem, acc, &g, dtype)? {
         return Ok(r);
     }
+    if let Some(r) = analyze_translates(smem, acc, &g, dtype)? {
+        return Ok(r);
+    }
+    g.check_enumerable(smem, &acc.tv)?;
     let w = vector_width_enum(smem, &g, acc.instr, dtype)?;
     enumerate(smem, acc.instr, &g, w, "enumeration")
+}
+
+/// Atom instances on a plain layout with two leaf modes `(M,N):(a,b)`: the layout is additive, so
+/// instance `(i, j)` reads instance 0's addresses shifted by `L(i·m, j·n)`. When every shift is a
+/// multiple of 16 bytes, alignment and contiguity are those of instance 0 and a shift by whole
+/// words only renames banks cyclically, so instance 0 is enumerated and its cost multiplied.
+fn analyze_translates(
+    smem: &Smem,
+    acc: &Access,
+    g: &Geometry,
+    dtype: Dtype,
+) -> BResult<Option<Report>> {
+    let (Smem::Plain(l), Some((am, an))) = (smem, acc.atom) else {
+        return Ok(None);
+    };
+    if g.instances <= 1 || l.is_leaf() || l.rank() != 2 || l.leaves().count() != 2 {
+        return Ok(None);
+    }
+    let modes: Vec<crate::layout::Mode> = l.leaves().collect();
+    let (bm, bn) = (g.shape.0 / am, g.shape.1 / an);
+    for j in 0..bn {
+        for i in 0..bm {
+            let shift = (modes[0].stride as i128 * (i * am) as i128
+                + modes[1].stride as i128 * (j * an) as i128)
+                * g.elem as i128;
+            if shift.rem_euclid(16) != 0 {
+                return Ok(None);
+            }
+        }
+    }
+    let one = Geometry {
+        instances: 1,
+        ..g.clone()
+    };
+    one.check_enumerable(smem, &acc.tv)?;
+    let w = vector_width_enum(smem, &one, acc.instr, dtype)?;
+    let mut r = enumerate(
+        smem,
+        acc.instr,
+        &one,
+        w,
+        "enumeration (one atom instance, the others are translates)",
+    )?;
+    r.instructions *= g.instances;
+    r.wavefronts *= g.instances;
+    r.ideal *= g.instances;
+    Ok(Some(r))
 }
 
 /// Phase-by-phase enumeration (the fallback of [`analyze`]).
@@ -1113,7 +1226,10 @@ fn analyze_linear(
     let w = match pick_width(acc.instr, dtype, g.elem, ok) {
         Ok(w) => w,
         // The enumeration gives the error with the first offending thread.
-        Err(BankError::Misaligned { .. }) => {
+        Err(e @ BankError::Misaligned { .. }) => {
+            if g.check_enumerable(smem, &acc.tv).is_err() {
+                return Err(e);
+            }
             vector_width_enum(smem, g, acc.instr, dtype)?;
             return Ok(None);
         }
@@ -1173,6 +1289,31 @@ fn enumerate_one(smem: &Smem, instr: Instr, g: &Geometry, w: u64) -> BResult<Wor
     })
 }
 
+/// The error codes of the bank analysis and of linear layouts: `(code, obligation, explanation,
+/// example)`. `tessera explain CODE` prints an entry; `docs/banks.md` lists the same (a test
+/// checks that every code is documented there).
+pub const CODES: &[(&str, &str, &str, &str)] = &[
+    ("banks_thread_extent", "size(mode 0 of the TV layout) = 32", "The access is one warp: the TV layout's mode 0 is the thread (CuTe's convention) and has 32 threads. The suggestions keep the thread stride with extent 32 and are analysed before they are shown.", "tessera banks --smem '(32,32):(32,1)' --tv '(16,2):(1,16)' --dtype f32"),
+    ("banks_tv_rank", "rank(TV) = 2", "A TV layout has two modes, (thread, value); a single-value access is written (32,1):(d,0).", "tessera banks --smem '(32,32):(32,1)' --tv '32:1' --dtype f32"),
+    ("banks_out_of_domain", "0 ≤ TV(t, v) < size(smem) (or the atom tile)", "Every (thread, value) must name an element of the shared-memory layout's domain (or of the atom tile for --atom). The suggestion keeps the longest prefix of values that stays inside, checked by the analysis.", "tessera banks --smem '(32,32):(32,1)' --tv '(32,64):(1,32)' --dtype f32"),
+    ("banks_misaligned_vector", "every group of W/sizeof(T) values is contiguous and W-aligned", "A fixed vector width (ld.shared.W, cp.async.W, ldmatrix's 16 bytes) needs each thread's aligned group of values to be contiguous in shared memory and to start at a multiple of W bytes. The suggestions are the legal widths, nearest first, each checked.", "tessera banks --smem '(32,32):(33,1)' --tv '(32,32):(1,32)' --instr ld.shared.16 --dtype f32"),
+    ("banks_bad_dtype", "the instruction moves this element size", "ldmatrix/stmatrix move 16-bit elements; cp.async and ld/st.shared.W need elements no wider than W. The suggestions are the element types the instruction can move.", "tessera banks --smem '(64,64):(64,1)' --atom ldmatrix.x4 --dtype f32"),
+    ("banks_bad_input", "a known dtype, atom, instruction and tile", "An unknown element type, atom or instruction, or an atom tile that does not divide the tile. The suggestions list the accepted values.", "tessera banks --smem '(32,32):(32,1)' --tv '(32,1):(1,0)' --dtype f33"),
+    ("banks_too_large", "(instances × 32 × values) ≤ 2^24", "The enumeration (simulator, or the analysis when the access is not F2-linear) is bounded. Analyse one atom tile, or a smaller tile.", "tessera banks --smem '(8192,8192):(8193,1)' --tv '(32,2097152):(1,32)' --dtype f16"),
+    ("linear_not_power_of_two", "every size is a power of two", "Linear layouts over F2 have power-of-two input and output sizes (Triton's rule).", "LinearLayout::new(&[(\"a\", vec![vec![1]])], &[(\"x\", 3)])"),
+    ("linear_too_many_bits", "Σ bits ≤ 63", "A linear layout has at most 63 input and 63 output bits in total.", "LinearLayout::identity_1d(1 << 63, \"a\", \"b\")?.product(..)"),
+    ("linear_basis_out_of_range", "every basis entry < its output size", "A basis entry must fit its output dimension.", "LinearLayout::new(&[(\"a\", vec![vec![4]])], &[(\"x\", 4)])"),
+    ("linear_basis_arity", "one entry per output dimension", "Each basis has one entry per output dimension.", "LinearLayout::new(&[(\"a\", vec![vec![1, 0]])], &[(\"x\", 4)])"),
+    ("linear_dim_mismatch", "matching dimension names and sizes", "compose needs the inner outputs to be the outer inputs; invert_and_compose needs equal outputs; reshape needs equal total sizes.", "a.compose(&b) with different names"),
+    ("linear_not_invertible", "injective / surjective", "invert needs a bijection (independent bases spanning the outputs); pseudo_invert needs a surjection.", "LinearLayout::zeros_1d(4, \"a\", \"b\")?.invert()"),
+    ("linear_not_in_image", "image(A) ⊆ image(B)", "invert_and_compose(A, B) finds C with B(C(x)) = A(x); a basis of A outside B's image has no preimage.", "A = r:[[1],[2]] -> o=4, B = s:[[1],[0]] -> o=4"),
+    ("linear_input_out_of_range", "input < its size", "apply takes each named input below its dimension's size.", "identity_1d(8, \"lane\", \"d\")?.apply(&[(\"lane\", 9)])"),
+    ("linear_carry", "no two input bits' contributions share an index bit", "A CuTe layout is F2-linear when its contributions d·2^j never carry when added; the error names the leaf mode, its stride, the bit and the earlier contribution it overlaps. Suggestions change one stride to a nearby power of two and are converted before they are shown.", "LinearLayout::from_layout(\"(4,2):(3,16)\")"),
+    ("linear_mode", "power-of-two shapes and non-negative strides", "A mode whose shape is not a power of two, or whose stride is negative, cannot be F2-linear.", "LinearLayout::from_layout(\"(4,3):(1,4)\")"),
+    ("linear_no_cute_form", "pairwise disjoint bases (or a swizzle that makes them so); offset 0", "A linear layout has a CuTe form when its bases share no bit (then XOR = +), or after one Swizzle<B,M,S>; a composed layout with a non-zero offset is affine, not linear.", "LinearLayout::from_any_layout(\"Sw<3,3,3> o 8 o (64,64):(64,1)\")"),
+    ("linear_parse", "well-formed text", "The text form is `in = [[..], ..], .. -> out = size, ..`.", "LinearLayout::parse(\"a = [[1] -> x = 2\")"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1194,13 +1335,24 @@ mod tests {
         let smem = Smem::Plain("(32,32):(32,1)".parse().unwrap());
         let r = analyze(&smem, &acc("(32,1):(1,0)"), f("f32")).unwrap();
         assert_eq!((r.vector_bytes, r.wavefronts, r.ideal), (4, 32, 1));
-        assert_eq!(r, simulate(&smem, &acc("(32,1):(1,0)"), f("f32")).unwrap());
+        let s = simulate(&smem, &acc("(32,1):(1,0)"), f("f32")).unwrap();
+        assert_eq!(
+            Report {
+                method: "simulation",
+                ..r
+            },
+            s
+        );
         let padded = Smem::Plain("(32,32):(33,1)".parse().unwrap());
         let r = analyze(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap();
         assert_eq!((r.wavefronts, r.ideal), (1, 1));
+        let s = simulate(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap();
         assert_eq!(
-            r,
-            simulate(&padded, &acc("(32,1):(1,0)"), f("f32")).unwrap()
+            Report {
+                method: "simulation",
+                ..r
+            },
+            s
         );
     }
 }

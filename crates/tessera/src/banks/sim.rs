@@ -13,6 +13,7 @@ use super::{BResult, BankError, Dtype, Geometry, Report, Smem, Worst, BANKS, WOR
 /// Pre: as [`super::analyze`]. Post: the model's answer, with `method = "simulation"`.
 pub fn simulate(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
     let g = Geometry::new(smem, acc, dtype)?;
+    g.check_enumerable(smem, &acc.tv)?;
     let instr = acc.instr;
     let active = match instr {
         super::Instr::Ldmatrix { num, .. } | super::Instr::Stmatrix { num, .. } => 8 * num,

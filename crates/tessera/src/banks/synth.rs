@@ -104,7 +104,7 @@ fn evaluate(p: &Problem, smem: Smem) -> BResult<Candidate> {
 ///     reader: Atom::parse("ldmatrix.x4").unwrap(), reader_major: None,
 /// };
 /// let s = synthesize(&p).unwrap();
-/// assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o (64,64):(64,1)"); // CUTLASS's SW128
+/// assert_eq!(s.cute[0].smem.describe(), "Sw<3,3,3> o 0 o (64,64):(64,1)"); // CUTLASS's SW128
 /// ```
 pub fn synthesize(p: &Problem) -> BResult<Synthesis> {
     let base = evaluate(p, Smem::Plain(p.base.clone()))?;
@@ -149,11 +149,7 @@ pub fn synthesize(p: &Problem) -> BResult<Synthesis> {
             Err(e) => verdict = Some(format!("the F2 search does not apply: {e}")),
         }
     }
-    let best_cute = if general.is_some() || !cute.is_empty() {
-        None
-    } else {
-        best
-    };
+    let best_cute = if !cute.is_empty() { None } else { best };
     Ok(Synthesis {
         base,
         cute,
@@ -298,7 +294,7 @@ fn f2_search(p: &Problem, base: &Candidate) -> BResult<(Option<Candidate>, Strin
         })
         .collect();
     let s = LinearLayout::new(&[("offset", sbases)], &[("offset", 1u64 << nbits)])?;
-    let ll = bl.compose(&s)?;
+    let ll = LinearLayout::from_layout(&p.base)?.compose(&s)?;
     let cand = evaluate(p, Smem::Linear(ll))?;
     if cand.cost() != cost {
         return Err(BankError::BadInput {
