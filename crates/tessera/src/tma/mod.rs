@@ -11,6 +11,7 @@
 
 pub mod error;
 pub mod rules;
+pub mod smem;
 pub mod suggest;
 pub mod tiling;
 
