@@ -327,6 +327,26 @@ def batch_throughput(cases, lines=50_000):
     return lines / best, answered, errors
 
 
+def time_tessera_py(corpus, target_ms):
+    """`tessera.pycute` (the Python package) per case, and `tessera.apply_many` over the corpus:
+    builds the package into tools/.cache/pyvenv (pip install ./crates/tessera-py) and runs
+    benches/compare_py.py there."""
+    import json
+    venv = os.path.join(ROOT, "tools", ".cache", "pyvenv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target", "py"))
+    subprocess.run([py, "-m", "pip", "install", "-q", os.path.join(ROOT, "crates", "tessera-py")],
+                   check=True, env=env)
+    out = os.path.join(ROOT, "tools", ".cache", "bench", "tessera_py.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    subprocess.run([py, os.path.join(HERE, "compare_py.py"), corpus, out, "--py-target-ms", str(target_ms)],
+                   check=True)
+    with open(out) as f:
+        return json.load(f)
+
+
 # --------------------------------------------------------------------------- report
 
 def machine():
@@ -350,7 +370,7 @@ def fmt(x, unit=""):
     return f"{x:.2f}{unit}"
 
 
-def summarize(cases, tess, pyc, cpp):
+def summarize(cases, tess, pyc, cpp, tpy=None):
     rows = []
     for op in OPS:
         idx = [i for i, c in enumerate(cases) if c["op"] == op]
@@ -359,7 +379,12 @@ def summarize(cases, tess, pyc, cpp):
         c_ns = [cpp[i][0] for i in idx if i in cpp]
         sp = [pyc[i][0] / tess[i][0] for i in idx if tess[i][0] and pyc[i][0]]
         rc = [tess[i][0] / cpp[i][0] for i in idx if tess[i][0] and i in cpp]
+        y_ns = [tpy[i][0] for i in idx if tpy and tpy[i][0] is not None]
+        spy = [pyc[i][0] / tpy[i][0] for i in idx if tpy and tpy[i][0] and pyc[i][0]]
         rows.append({
+            "tpy": statistics.median(y_ns) if y_ns else None,
+            "speedup_py": statistics.median(spy) if spy else None,
+            "speedup_py_min": min(spy) if spy else None,
             "op": op, "cases": len(idx), "tess_ok": len(t_ns),
             "tess": statistics.median(t_ns) if t_ns else None,
             "pycute": statistics.median(p_ns) if p_ns else None,
@@ -376,13 +401,16 @@ def summarize(cases, tess, pyc, cpp):
 
 def table(rows):
     head = ("| operation | cases (Tessera ok) | Tessera ns/op | pycute ns/op | pycute / Tessera (median, min) "
+            "| tessera.pycute ns/op | pycute / tessera.pycute (median, min) "
             "| C++ cases | CuTe C++ ns/op | Tessera ns/op on those | Tessera / CuTe C++ (median, max) |\n"
-            "|---|---|---|---|---|---|---|---|---|\n")
+            "|---|---|---|---|---|---|---|---|---|---|---|\n")
     body = ""
     for r in rows:
         sp = f"{fmt(r['speedup'])}× ({fmt(r['speedup_min'])}×)" if r["speedup"] else "n/a"
         vc = f"{fmt(r['vs_cpp'])} ({fmt(r['vs_cpp_max'])})" if r["vs_cpp"] else "n/a"
+        spy = f"{fmt(r['speedup_py'])}× ({fmt(r['speedup_py_min'])}×)" if r["speedup_py"] else "n/a"
         body += (f"| {r['op']} | {r['cases']} ({r['tess_ok']}) | {fmt(r['tess'])} | {fmt(r['pycute'])} | {sp} "
+                 f"| {fmt(r['tpy'])} | {spy} "
                  f"| {r['cpp_cases']} | {fmt(r['cpp'])} | {fmt(r['tess_on_cpp'])} | {vc} |\n")
     return head + body
 
@@ -395,7 +423,7 @@ def merge(paths, markdown):
             rows = [line.rstrip("\n").split("\t") for line in f][1:]
         runs.append(rows)
     num = lambda x: None if x in ("None", "") else float(x)  # noqa: E731
-    cases, tess, pyc, cpp = [], [], [], {}
+    cases, tess, pyc, cpp, tpy = [], [], [], {}, []
     for i, row in enumerate(runs[0]):
         cases.append({"op": row[1], "family": row[2]})
         med = lambda col: (statistics.median(v) if (v := [num(r[i][col]) for r in runs if num(r[i][col]) is not None])  # noqa: E731
@@ -404,7 +432,8 @@ def merge(paths, markdown):
         pyc.append((med(5), row[8]))
         if num(row[6]) is not None:
             cpp[i] = (med(6), row[9])
-    out = table(summarize(cases, tess, pyc, cpp))
+        tpy.append((med(10) if len(row) > 10 else None, row[11] if len(row) > 11 else ""))
+    out = table(summarize(cases, tess, pyc, cpp, tpy))
     out += f"\nPer-case median over {len(paths)} runs.\n"
     print(out)
     if markdown:
@@ -441,30 +470,46 @@ def main():
     pyc = time_pycute(cases, a.py_target_ms / 1000)
     print("pycute done", flush=True)
 
+    ty = time_tessera_py(a.corpus, a.py_target_ms)
+    tpy = [tuple(x) for x in ty["cases"]]
+    print("tessera.pycute done", flush=True)
+    p_total = sum(pyc[i][0] for i in range(len(cases)) if pyc[i][0] is not None)
+    p_n = sum(1 for i in range(len(cases)) if pyc[i][0] is not None)
+    p_mean = p_total / p_n if p_n else None
+
     eps, answered, errors = batch_throughput(cases)
     print("batch done", flush=True)
 
     agree = sum(1 for i in range(len(cases)) if tess[i][0] and pyc[i][0] and tess[i][1] == pyc[i][1])
     both = sum(1 for i in range(len(cases)) if tess[i][0] and pyc[i][0])
     cagree = sum(1 for i in cpp if tess[i][0] and tess[i][1] == cpp[i][1].replace("_", ""))
-    rows = summarize(cases, tess, pyc, cpp)
+    rows = summarize(cases, tess, pyc, cpp, tpy)
     out = table(rows)
+    yagree = sum(1 for i in range(len(cases)) if tpy[i][0] and pyc[i][0] and tpy[i][1] == pyc[i][1])
+    yboth = sum(1 for i in range(len(cases)) if tpy[i][0] and pyc[i][0])
     notes = (f"\nRun {started} on {machine()}; Python {platform.python_version()}; "
              f"{generate.gxx_version()} -O2.\n"
              f"Same result text: Tessera = pycute on {agree}/{both} cases both accept; "
              f"Tessera = CuTe C++ (dynamic) on {cagree}/{len(cpp)} C++ cases.\n"
              f"`tessera batch`: {eps:,.0f} expressions/s ({answered} JSON lines answered, {errors} errors; "
-             f"the corpus repeated, parse + evaluate + print, best of 3, one process).\n")
+             f"the corpus repeated, parse + evaluate + print, best of 3, one process).\n"
+             f"`tessera.pycute` = pycute (result text) on {yagree}/{yboth} cases both accept. "
+             f"`tessera.apply_many` (native arguments, {ty['threads']} threads): {fmt(ty['many_ns'])} ns per expression "
+             f"over {ty['many_calls']} calls (the corpus repeated, {ty['many_errors']} errors returned); pycute "
+             f"{fmt(p_mean)} ns per expression on average over the {p_n} cases it accepts: "
+             f"{fmt(p_mean / ty['many_ns'] if p_mean else None)}× per expression.\n")
     print(out + notes)
     if a.markdown:
         open(a.markdown, "w").write(out + notes)
     if a.raw:
         with open(a.raw, "w") as f:
-            f.write("index\top\tfamily\targs\ttessera_ns\tpycute_ns\tcpp_ns\ttessera\tpycute\tcpp\n")
+            f.write("index\top\tfamily\targs\ttessera_ns\tpycute_ns\tcpp_ns\ttessera\tpycute\tcpp"
+                    "\ttessera_py_ns\ttessera_py\n")
             for i, c in enumerate(cases):
                 cp = cpp.get(i, (None, ""))
                 f.write("\t".join(map(str, [i, c["op"], c["family"], " ".join(c["args"]), tess[i][0],
-                                            pyc[i][0], cp[0], tess[i][1], pyc[i][1], cp[1]])) + "\n")
+                                            pyc[i][0], cp[0], tess[i][1], pyc[i][1], cp[1],
+                                            tpy[i][0], tpy[i][1]])) + "\n")
 
 
 if __name__ == "__main__":

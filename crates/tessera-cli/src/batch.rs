@@ -25,6 +25,14 @@ pub fn answer(line: &str) -> Json {
             "suggestions": [],
         }});
     };
+    if request.get("ragged") == Some(&Json::Bool(true)) {
+        let names = request.get("names").and_then(Json::as_array).map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        });
+        return crate::ragged::json_answer(id, expr, names);
+    }
     match tessera::notation::eval(expr) {
         Ok(v) => json!({"id": id, "ok": v.to_string()}),
         Err(e) => json!({"id": id, "error": {

@@ -1,8 +1,10 @@
 //! `tessera`: the command-line front end of the tessera library.
 
+mod banks;
 mod batch;
 mod diagnostic;
 mod pictures;
+mod ragged;
 mod report;
 mod schedule;
 mod simplify;
@@ -32,6 +34,22 @@ enum Command {
         /// Print layouts in pycute's notation (`(2, (2, 2)):(4, (1, 2))`).
         #[arg(long)]
         pycute: bool,
+        /// A divide, `local_tile` or `local_partition` over the padded domain: holes, minimal
+        /// predicate, TMA verdict (for tilers that do not divide the layout).
+        #[arg(long)]
+        ragged: bool,
+        /// With --ragged: names of the layout's mode coordinates, e.g. `m,k` (default m,n,k,l).
+        #[arg(long)]
+        names: Option<String>,
+        /// With --ragged: element type of the TMA verdict (default f16).
+        #[arg(long, default_value = "f16")]
+        dtype: String,
+        /// With --ragged: also print the predicated loop nest (Python and CUDA C++).
+        #[arg(long)]
+        code: bool,
+        /// With --ragged: draw the padded tile grid with its holes to this SVG file.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
     },
     /// Evaluate JSON lines `{"id": .., "expr": ".."}` from stdin; one JSON line out per line in.
     Batch,
@@ -53,12 +71,33 @@ enum Command {
     Report(report::Args),
     /// Simplify an index expression or predicate under assumptions (integer-division theorems).
     Simplify(simplify::Args),
+    /// Shared-memory bank conflicts of an access, or a swizzle synthesized for a writer and reader.
+    Banks(banks::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval { expr, pycute } => match tessera::notation::eval(&expr) {
+        Command::Eval {
+            expr,
+            ragged: true,
+            names,
+            dtype,
+            code,
+            svg,
+            ..
+        } => {
+            let Some(dt) = tessera::tma::DataType::parse(&dtype) else {
+                eprintln!("error: unknown --dtype `{dtype}`");
+                return ExitCode::FAILURE;
+            };
+            let rc = ragged::run(&expr, names.as_deref(), dt, code);
+            match svg {
+                Some(path) => ragged::svg(&expr, names.as_deref(), &path).unwrap_or(rc),
+                None => rc,
+            }
+        }
+        Command::Eval { expr, pycute, .. } => match tessera::notation::eval(&expr) {
             Ok(v) => {
                 match (&v, pycute) {
                     (tessera::notation::Value::Layout(l), true) => {
@@ -88,6 +127,7 @@ fn main() -> ExitCode {
         Command::Tma(args) => tma::run(args),
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
+        Command::Banks(args) => banks::run(args),
     }
 }
 

@@ -18,6 +18,7 @@
 //!   self-contained HTML reports.
 
 pub mod algebra;
+pub mod banks;
 pub mod domain;
 pub mod layout;
 pub mod notation;

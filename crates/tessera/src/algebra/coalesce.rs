@@ -12,7 +12,8 @@ pub(crate) type Modes = SmallVec<[Mode; 16]>;
 /// replaced by `last`. Returns the coalesced modes, front first; an all-unit result is `[1:0]`.
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
-/// the function on the domain.
+/// the function on the domain. This walk is transcribed as `bw_coalesce` in
+/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`).
 #[inline]
 pub(crate) fn bw_coalesce(modes: &[Mode], last: Mode) -> Result<Modes> {
     let mut out: Modes = SmallVec::new();
@@ -78,7 +79,9 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
 /// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
-/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`.
+/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; this algorithm
+/// returns that normal form (`rust_coalesce_is_normal_form`, `rust_coalesce_unit` in
+/// `proofs/CoalesceImpl.v`, strides ≥ 0), checked against its extraction by `tests/bridge.rs`.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();

@@ -19,7 +19,11 @@ use crate::obligation::{arith, Divides, Error, Obligation, Result};
 /// [`Error::NonInjective`] with two colliding coordinates when A is not injective).
 /// Post: R is ordered (strides positive and increasing after coalescing, so `R(i-1) < R(i)`);
 /// `R(i) != A(j)` for `i ≥ 1`; `(filter(A), R)` covers `[0, size(cotarget))` without overlap.
-/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case.
+/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case, and for any rank on
+/// `complement_tiles`, `complement_covers_cotarget`, `complement_disjoint` and
+/// `complement_ordered` (`proofs/ComplementAny.v`); for an integer cotarget the whole function is
+/// transcribed as `complementZ` (`proofs/BridgeComplement.v`) and checked against its extraction
+/// by `tests/bridge.rs`.
 ///
 /// ```
 /// use tessera::{Layout, algebra::complement};
@@ -228,4 +232,70 @@ fn positive3(n: i64, d: i64, m: i64) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// CuTe's *disjoint* complement, for layouts with no tiling complement: what CuTe C++ and pycute
+/// return for an injective layout that is not tractable (floor division leaves holes).
+///
+/// Pre: `A`'s filtered strides are positive; `size(A)` and `size(R)` ≤ `ENUM_LIMIT` (the
+/// postcondition is checked by enumeration). Post: `R` is ordered (`R(i-1) < R(i)`), `R(i) != A(j)`
+/// for `i ≥ 1` (checked), and `cosize((A, R)) ≥ size(cotarget)`; `(A, R)` need not cover
+/// `[0, size(cotarget))` (that is [`complement`]'s stronger postcondition). When [`complement`]
+/// succeeds its result is returned; when the disjoint one fails its check, `complement`'s error. Used by the `tessera.pycute` drop-in only (docs/differences.md).
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_disjoint};
+/// let a: Layout = "(2,2):(1,5)".parse().unwrap(); // 2·1 ∤ 5: no tiling complement
+/// assert_eq!(complement_disjoint(&a, &"1".parse().unwrap()).unwrap().to_string(), "2:2");
+/// ```
+pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
+    crate::layout::check_shape(cotarget)?;
+    let limit = super::composition::ENUM_LIMIT;
+    let mut f: Vec<Mode> = filter_modes(a.tree())?
+        .iter()
+        .copied()
+        .filter(|m| m.shape > 1)
+        .collect();
+    let strong = match complement(a, cotarget) {
+        Ok(r) => return Ok(r),
+        Err(e) if e.code() == "not_complementable" => e,
+        Err(e) => return Err(e),
+    };
+    if f.iter().any(|m| m.stride < 0) {
+        return Err(strong);
+    }
+    f.sort_by_key(|m| (m.stride, m.shape));
+    let mut modes = Vec::with_capacity(f.len() + 1);
+    let mut cur = 1i64;
+    for m in &f {
+        modes.push(Mode::new((m.stride / cur).max(1), cur));
+        cur = arith::mul(m.shape, m.stride)?.max(cur);
+    }
+    let m_total = cotarget
+        .as_ref()
+        .leaves()
+        .try_fold(1i64, |acc, s| arith::mul(acc, s))?;
+    modes.push(Mode::new(arith::ceil_div(m_total, cur).max(1), cur));
+    let r = super::coalesce(&Layout::flat(modes))?;
+    // Postcondition, checked: ordered and disjoint from A's image (0 aside).
+    let (sa, sr) = (a.size()?, r.size()?);
+    if sa > limit || sr > limit {
+        return Err(Error::TooLarge {
+            op: "complement",
+            what: "the layouts whose disjointness is checked".into(),
+            size: sa.max(sr),
+            bound: limit,
+        });
+    }
+    let image: std::collections::HashSet<i64> =
+        (0..sa).map(|i| a.eval(i)).collect::<Result<_>>()?;
+    let mut prev = -1i64;
+    for i in 0..sr {
+        let v = r.eval(i)?;
+        if v <= prev || (i > 0 && image.contains(&v)) {
+            return Err(strong);
+        }
+        prev = v;
+    }
+    Ok(r)
 }

@@ -259,7 +259,8 @@ fn check(ax: &[Mode], leaves: &[Mode], pieces: &[Piece]) -> Result<Option<Witnes
 /// A's mixed radix (its B-stride is a multiple of the digit's place value) and, digit by digit,
 /// the largest sum of the pieces' contributions stays below the digit's extent (the last digit
 /// is unbounded). Then `A(Σ x_j β_j) = Σ x_j A(β_j)` with no carry, and each piece's stride
-/// must equal `A(β_j)`.
+/// must equal `A(β_j)`. Proved sound, test for test, as `certificate_sound` in
+/// `proofs/Composition.v`; `tests/bridge.rs` runs its extraction on Rust's certified cases.
 fn certificate(ax: &[Mode], pieces: &[Piece], betas: &[i64]) -> Result<bool> {
     let n = ax.len();
     let mut load: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n);

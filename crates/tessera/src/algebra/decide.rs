@@ -157,7 +157,7 @@ pub fn is_bijection_onto(l: &Layout, m: i64) -> Result<bool> {
 }
 
 /// Is `composition(A, B)` admissible (some layout compatible with B computes `A ∘ B` on B's
-/// domain)? Decided exactly, as [`super::composition`] decides it: CuTe's candidate is checked by
+/// domain)? Decided exactly, as [`super::composition()`] decides it: CuTe's candidate is checked by
 /// the closed-form no-carry certificate (see `composition.rs`); only where the certificate does
 /// not apply is B's domain enumerated (bounded by [`ENUM_LIMIT`]), which
 /// [`Decision::by_enumeration`] reports.

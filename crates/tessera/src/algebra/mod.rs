@@ -11,7 +11,9 @@ pub mod composition;
 pub mod decide;
 pub mod divide;
 pub mod inverse;
+pub mod linear;
 pub mod product;
+pub mod ragged;
 pub mod swizzled;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};

@@ -319,7 +319,8 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
 
 /// Rewrites with Theorem 5 until no redex is left: an inner split by `f` of `merge(A, B)` with
 /// `f | E(B)` is `merge(A, split(B, f).outer)` (outer output) and `split(B, f).inner` (inner
-/// output).
+/// output). Keeps every term's extent and forward index (`normalize_sound` in
+/// `proofs/Normalize.v`).
 fn normalize(t: &Term, s: &Schedule) -> Result<Term> {
     Ok(match t {
         Term::Root(..) => t.clone(),

@@ -22,6 +22,7 @@ pub mod eval;
 pub mod ir;
 pub mod parse;
 pub mod predicate;
+pub mod ragged;
 pub mod report;
 pub mod simplify;
 pub mod symbolic;

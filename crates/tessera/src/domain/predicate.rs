@@ -19,6 +19,9 @@
 //!   power of two and `E(x) <= E(y)`, the two indices on one side in bound ⇒ the `y` index of the
 //!   other side in bound.
 //!
+//! The rule set is proved sound over any transform DAG in `proofs/Predicates.v` (`rule_sound`,
+//! `derivation_sound`, `predicate_iff_no_hole`).
+//!
 //! Starting from all non-loop IDs, conditions implied by the others are dropped (each with its
 //! rule). When extents are concrete, a final enumeration pass drops what the rules cannot see, so
 //! the result is minimal: no proper subset of the chosen conditions is equivalent.

@@ -82,7 +82,9 @@ impl Swizzle {
     /// as C++ computes it).
     ///
     /// Post: `apply(apply(x)) == x` (a swizzle is an involution); `apply` is a bijection of
-    /// `[0, 2^k)` for every `k ≥ M + B + |S|`.
+    /// `[0, 2^k)` for every `k ≥ M + B + |S|` (`swizzle_involutive`,
+    /// `swizzle_bijection_on_range` in `proofs/Swizzle.v`; checked against the extraction by
+    /// `tests/bridge.rs`).
     ///
     /// ```
     /// let s = tessera::layout::Swizzle::new(3, 4, 3).unwrap();

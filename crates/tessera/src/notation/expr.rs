@@ -317,6 +317,29 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("idx2crd", "idx2crd(i, shape)"),
     ("crd2idx", "crd2idx(crd, shape, stride)"),
     ("slice", "slice(coord with _, L)"),
+    (
+        "local_tile",
+        "local_tile(A, tiler, coord): (tile, offset) of zipped_divide(A, tiler) at rest coord",
+    ),
+    (
+        "local_partition",
+        "local_partition(A, threads, t): (thread t's elements, offset)",
+    ),
+    (
+        "ragged_logical_divide",
+        "ragged_logical_divide(A, tiler): the divide over the padded domain, with its holes (also ragged_zipped/tiled/flat_divide)",
+    ),
+    ("ragged_zipped_divide", "ragged_zipped_divide(A, tiler)"),
+    ("ragged_tiled_divide", "ragged_tiled_divide(A, tiler)"),
+    ("ragged_flat_divide", "ragged_flat_divide(A, tiler)"),
+    (
+        "ragged_local_tile",
+        "ragged_local_tile(A, tiler, coord): one tile of the padded domain, with its holes",
+    ),
+    (
+        "ragged_local_partition",
+        "ragged_local_partition(A, threads, t): one thread's elements, with its holes",
+    ),
     ("eval", "eval(L, i): L(i)"),
     (
         "make_swizzle",
@@ -542,6 +565,40 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
             lay(layout::slice(&c, &a.layout(1)?))
         }
+        "local_tile" | "ragged_local_tile" => {
+            arity(name, n, &[3], "3")?;
+            let (l, t, c) = (a.layout(0)?, a.tiler(1)?, a.tuple(2)?);
+            if name == "local_tile" {
+                let (tile, off) = algebra::ragged::local_tile(&l, &t, &c)?;
+                Ok(Value::Tuple(vec![Value::Layout(tile), Value::Int(off)]))
+            } else {
+                Ok(Value::Text(slice_text(
+                    &algebra::ragged::ragged_local_tile(&l, &t, &c)?,
+                )))
+            }
+        }
+        "local_partition" | "ragged_local_partition" => {
+            arity(name, n, &[3], "3")?;
+            let (l, th, i) = (a.layout(0)?, a.layout_or_tuple(1)?, a.int(2)?);
+            if name == "local_partition" {
+                let (part, off) = algebra::ragged::local_partition(&l, &th, i)?;
+                Ok(Value::Tuple(vec![Value::Layout(part), Value::Int(off)]))
+            } else {
+                Ok(Value::Text(slice_text(
+                    &algebra::ragged::ragged_local_partition(&l, &th, i)?,
+                )))
+            }
+        }
+        "ragged_logical_divide"
+        | "ragged_zipped_divide"
+        | "ragged_tiled_divide"
+        | "ragged_flat_divide" => {
+            arity(name, n, &[2], "2")?;
+            let arr = algebra::ragged::Arrangement::parse(&name["ragged_".len()..])
+                .expect("a divide name");
+            let r = algebra::ragged::ragged_divide(&a.layout(0)?, &a.tiler(1)?, arr)?;
+            Ok(Value::Text(r.to_string()))
+        }
         "make_swizzle" => {
             arity(name, n, &[2], "2")?;
             swizzled::make_swizzle(a.int(0)?, a.int(1)?).map(Value::Swizzle)
@@ -559,6 +616,20 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             column: col,
         }),
     }
+}
+
+/// A ragged slice as text: its layout (or index map) with offset, and its hole count.
+fn slice_text(s: &algebra::ragged::RaggedSlice) -> String {
+    let body = match (&s.layout, s.offset) {
+        (Some(l), Some(o)) => format!("{l} + {o}"),
+        _ => format!("index {} + {}", s.index, s.index_offset),
+    };
+    format!(
+        "{body} [{} points, {} valid, {}]",
+        s.points,
+        s.valid,
+        algebra::ragged::holes_text(s.holes)
+    )
 }
 
 fn int_tuple_value(t: &IntTuple) -> Value {

@@ -49,6 +49,9 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let mut seen = BTreeSet::new();
     seen.insert(original);
     let mut out = Vec::new();
+    if let Some(s) = ragged_suggestion(&call) {
+        out.push(s);
+    }
     let mut spent = 0usize;
     // Large layouts make each check expensive (decisions may enumerate): spend less.
     let budget = if call.args.iter().any(large) {
@@ -75,6 +78,33 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
         }
     }
     out
+}
+
+/// For a divide whose tiler does not divide the layout: its ragged form, with the hole count
+/// (checked by evaluating it, like every suggestion).
+fn ragged_suggestion(call: &Call) -> Option<Suggestion> {
+    let arr = crate::algebra::ragged::Arrangement::parse(&call.op)?;
+    let (Some(Value::Layout(a)), Some(t)) = (
+        call.args.first(),
+        call.args.get(1).and_then(|v| v.to_tiler()),
+    ) else {
+        return None;
+    };
+    let r = crate::algebra::ragged::ragged_divide(a, &t, arr).ok()?;
+    if r.holes == 0 {
+        return None;
+    }
+    let expr = format!("ragged_{call}");
+    let value = crate::notation::eval(&expr).ok()?.to_string();
+    Some(Suggestion {
+        label: format!(
+            "ragged form, {} in {} padded points (the tiler does not divide {a}; `tessera eval --ragged` gives the predicate)",
+            crate::algebra::ragged::holes_text(r.holes),
+            r.points
+        ),
+        expr,
+        value,
+    })
 }
 
 fn large(v: &Value) -> bool {

@@ -17,12 +17,15 @@
 //! index `i` is filled with [`index_color`]`(i)`, a thread `t` with [`thread_color`]`(t)`, a hole
 //! or an out-of-bound element with [`HOLE`].
 
+pub mod banks;
 pub mod domain;
 mod grid;
 pub mod html;
 pub mod layout;
+pub mod ragged;
 pub mod tma;
 
+pub use banks::banks_svg;
 pub use domain::{alloc_svg, dag_svg, space_svg};
 pub use layout::{layout_svg, tv_svg};
 pub use tma::{tma_svg, TmaTiling};

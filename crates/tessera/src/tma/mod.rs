@@ -10,6 +10,7 @@
 //! `docs/tma.md` lists every rule with its source.
 
 pub mod error;
+pub mod ragged;
 pub mod rules;
 pub mod smem;
 pub mod suggest;

@@ -1,0 +1,209 @@
+//! `tessera banks`: JSON fields, text, SVG, typed errors with suggestions, synthesis.
+
+use std::process::Command;
+
+fn banks(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("banks")
+        .args(args)
+        .output()
+        .expect("tessera runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let (code, out, err) = banks(&a);
+    (
+        code,
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}")),
+    )
+}
+
+#[test]
+fn json_carries_the_required_fields() {
+    let (code, j) = json(&[
+        "--smem",
+        "(32,32):(32,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+        "--simulate",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(j["vector_bytes"], 4);
+    assert_eq!(j["instructions"], 1);
+    assert_eq!(j["wavefronts"], 32);
+    assert_eq!(j["ideal"], 1);
+    assert_eq!(j["simulator_agrees"], true);
+    assert_eq!(j["worst_phase"]["hits"].as_array().unwrap().len(), 32);
+    let (_, j) = json(&[
+        "--smem",
+        "(32,32):(33,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(
+        (j["wavefronts"].as_u64(), j["ideal"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+#[test]
+fn atoms_swizzles_and_linear_layouts() {
+    let (_, j) = json(&[
+        "--smem",
+        "(64,64):(64,1)",
+        "--atom",
+        "SM75_U32x4_LDSM_N",
+        "--dtype",
+        "f16",
+        "--simulate",
+    ]);
+    assert_eq!(
+        (j["wavefronts"].as_u64(), j["ideal"].as_u64()),
+        (Some(512), Some(64))
+    );
+    assert_eq!(j["worst_phase"]["wavefronts"], 8);
+    assert_eq!(j["simulator_agrees"], true);
+    let (_, j) = json(&[
+        "--smem",
+        "Sw<3,3,3> o (64,64):(64,1)",
+        "--atom",
+        "ldmatrix.x4",
+        "--dtype",
+        "f16",
+    ]);
+    assert_eq!(j["wavefronts"], j["ideal"]);
+    // The same function as a linear layout (8 rows of 8 f16, XOR swizzled by hand).
+    let (code, j) = json(&[
+        "--smem",
+        "offset = [[1], [2], [4], [8], [16], [32]] -> offset = 64",
+        "--tv",
+        "((2,2,2,2,2),2):((1,2,4,8,16),32)",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(code, 0, "{j}");
+    assert_eq!(
+        (j["vector_bytes"].as_u64(), j["wavefronts"].as_u64()),
+        (Some(4), Some(2))
+    );
+}
+
+#[test]
+fn text_and_svg() {
+    let svg = std::env::temp_dir().join(format!("tessera-banks-{}.svg", std::process::id()));
+    let (code, out, err) = banks(&[
+        "--smem",
+        "(16,16):(16,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("wavefronts: 8 (ideal 1), conflict factor 8.00"),
+        "{out}"
+    );
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.starts_with("<svg") && s.contains("T14"));
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn typed_errors_name_the_obligation() {
+    let (code, j) = json(&[
+        "--smem",
+        "(32,32):(32,1)",
+        "--tv",
+        "(16,2):(1,16)",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(j["error"]["code"], "banks_thread_extent");
+    assert_eq!(j["error"]["suggestions"][0], "(32,2):(1,16)");
+    let (_, j) = json(&[
+        "--smem",
+        "(32,32):(32,1)",
+        "--tv",
+        "(32,64):(1,32)",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(j["error"]["code"], "banks_out_of_domain");
+    let (_, j) = json(&[
+        "--smem",
+        "(32,32):(33,1)",
+        "--tv",
+        "(32,32):(1,32)",
+        "--instr",
+        "ld.shared.16",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(j["error"]["code"], "banks_misaligned_vector");
+    assert_eq!(j["error"]["suggestions"][0], "vector width 4 bytes");
+    let (_, j) = json(&[
+        "--smem",
+        "(64,64):(64,1)",
+        "--atom",
+        "ldmatrix.x4",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(j["error"]["code"], "banks_bad_dtype");
+    let (code, _, err) = banks(&[
+        "--smem",
+        "(32,32):(32,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f33",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("error[banks_bad_input]") && err.contains("help: f32"),
+        "{err}"
+    );
+    let (_, j) = json(&[
+        "--smem",
+        "(3,5):(1,3)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+    ]);
+    assert_eq!(j["error"]["code"], "banks_out_of_domain");
+}
+
+#[test]
+fn synthesis_finds_sw128() {
+    let (code, j) = json(&[
+        "--smem",
+        "(64,64):(64,1)",
+        "--dtype",
+        "f16",
+        "--synth",
+        "--writer",
+        "tma",
+        "--reader",
+        "ldmatrix.x4",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(j["cute"][0]["smem"], "Sw<3,3,3> o (64,64):(64,1)");
+    assert_eq!(j["cute"][0]["conflict_free"], true);
+    assert_eq!(j["base"]["conflict_free"], false);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the Python package into a fresh virtual environment and runs its pytest suite
+# (part of the README's test command, so .ci/run covers it on a fresh machine).
+#  1. makes a venv in target/py-venv (installs Debian's python3-venv if `python3 -m venv` fails);
+#  2. `pip install ./crates/tessera-py` (maturin comes from PyPI as the build backend; the
+#     extension is built with this crate's release profile: thin LTO, no fat LTO);
+#  3. installs pytest (and IPython for the notebook-display test) and runs the suite;
+#  4. with TESSERA_PYCUTE_TESTS=DIR, the suite also runs NVIDIA's pycute tests from DIR.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+start=$(date +%s)
+venv="$root/target/py-venv"
+py=${PYTHON:-python3}
+
+rm -rf "$venv"
+if ! "$py" -m venv "$venv" >/dev/null 2>&1; then
+  echo "check.sh: python3 -m venv failed, installing Debian's python3-venv" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends python3-venv python3-pip >/dev/null
+  rm -rf "$venv"
+  "$py" -m venv "$venv"
+fi
+export CARGO_TARGET_DIR="$root/target/py"
+"$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython
+echo "check.sh: installed in $(( $(date +%s) - start ))s"
+cd "$root/crates/tessera-py"
+"$venv/bin/python" -m pytest -q tests
+echo "check.sh: Python package OK in $(( $(date +%s) - start ))s"

@@ -1,0 +1,169 @@
+"""Tessera: CuTe's layout algebra and nvFuser's iteration domains, every precondition a proof
+obligation.
+
+    >>> import tessera
+    >>> tessera.composition("(6,2):(8,2)", "(4,3):(3,1)")
+    Layout('((2,2),3):((24,2),8)')
+
+``tessera.pycute`` is a drop-in replacement for NVIDIA's pycute.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from ._tessera import (
+    ComposedLayout,
+    Layout,
+    Swizzle,
+    Schedule,
+    TmaReport,
+    apply_many,
+    batch,
+    blocked_product,
+    coalesce,
+    complement,
+    complement1,
+    composition,
+    downcast,
+    error_codes,
+    eval,
+    explain,
+    filter,
+    flat_divide,
+    flat_product,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    make_layout,
+    make_ordered_layout,
+    max_common_layout,
+    max_common_vector,
+    nullspace,
+    raked_product,
+    right_inverse,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    tma_check,
+    upcast,
+    zipped_divide,
+    zipped_product,
+)
+from .errors import (
+    ArgumentType,
+    Arity,
+    Divisibility,
+    DomainError,
+    Error,
+    InadmissibleComposition,
+    InvalidSwizzle,
+    NotExpressible,
+    NonInjective,
+    NonPositiveShape,
+    NoUnitStride,
+    NotComplementable,
+    NotCongruent,
+    OutOfDomain,
+    Overflow,
+    ParseError,
+    PictureError,
+    ProofMismatch,
+    RankMismatch,
+    Suggestion,
+    TmaError,
+    TooLarge,
+    TooManyModes,
+    UnknownFunction,
+)
+
+
+def size(layout: object) -> int:
+    """The size of a layout (its domain), or the product of an integer tuple."""
+    if isinstance(layout, (Layout, _PyCuteLayout)):
+        return layout.size()
+    return Layout(layout).size()  # type: ignore[arg-type]
+
+
+def cosize(layout: object) -> int:
+    """The cosize of a layout: ``Σ (s-1)·|d| + 1``."""
+    if isinstance(layout, (Layout, _PyCuteLayout)):
+        return layout.cosize()
+    return Layout(layout).cosize()  # type: ignore[arg-type]
+
+
+def load_schedule(path: str) -> Schedule:
+    """Loads a ``.tsch`` schedule file (``docs/domain.md``)."""
+    return Schedule.load(path)
+
+
+from ._tessera import _PyCuteLayout  # noqa: E402  (the pycute face of Layout)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ComposedLayout",
+    "Swizzle",
+    "InvalidSwizzle",
+    "NotExpressible",
+    "ArgumentType",
+    "Arity",
+    "Divisibility",
+    "DomainError",
+    "Error",
+    "InadmissibleComposition",
+    "Layout",
+    "NoUnitStride",
+    "NonInjective",
+    "NonPositiveShape",
+    "NotComplementable",
+    "NotCongruent",
+    "OutOfDomain",
+    "Overflow",
+    "ParseError",
+    "PictureError",
+    "ProofMismatch",
+    "RankMismatch",
+    "Schedule",
+    "Suggestion",
+    "TmaError",
+    "TmaReport",
+    "TooLarge",
+    "TooManyModes",
+    "UnknownFunction",
+    "__version__",
+    "apply_many",
+    "batch",
+    "blocked_product",
+    "coalesce",
+    "complement",
+    "complement1",
+    "composition",
+    "cosize",
+    "downcast",
+    "error_codes",
+    "errors",
+    "eval",
+    "explain",
+    "filter",
+    "flat_divide",
+    "flat_product",
+    "left_inverse",
+    "load_schedule",
+    "logical_divide",
+    "logical_product",
+    "make_layout",
+    "make_ordered_layout",
+    "max_common_layout",
+    "max_common_vector",
+    "nullspace",
+    "raked_product",
+    "right_inverse",
+    "size",
+    "tile_to_shape",
+    "tiled_divide",
+    "tiled_product",
+    "tma_check",
+    "upcast",
+    "zipped_divide",
+    "zipped_product",
+]

@@ -1,0 +1,277 @@
+//! `Swizzle` and `ComposedLayout` (issue 11's native types), in both faces: `tessera.Swizzle`
+//! (`Sw<B,M,S>`, CuTe C++ text) and `tessera.pycute.Swizzle` (`SW_B_M_S`, pycute's text).
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use tessera::algebra::swizzled;
+use tessera::layout::{AnyLayout, ComposedLayout, Swizzle};
+use tessera::notation;
+
+use crate::{getitem_any, has_none_pub, native, raise, slice_coord, to_int_tuple, wrap, Face};
+
+/// Any layout-like object: a layout, a swizzle or a composed layout, of either face.
+pub(crate) fn any_arg(o: &Bound<'_, PyAny>) -> Option<AnyLayout> {
+    if let Some(l) = native(o) {
+        return Some(AnyLayout::Plain(l));
+    }
+    func_arg(o)
+}
+
+/// A swizzle or a composed layout (not a plain layout), of either face.
+pub(crate) fn func_arg(o: &Bound<'_, PyAny>) -> Option<AnyLayout> {
+    if let Ok(s) = o.downcast::<SwizzleT>() {
+        return Some(AnyLayout::Swizzle(s.get().s));
+    }
+    if let Ok(s) = o.downcast::<SwizzleP>() {
+        return Some(AnyLayout::Swizzle(s.get().s));
+    }
+    if let Ok(c) = o.downcast::<ComposedT>() {
+        return Some(AnyLayout::Composed(Box::new(c.get().c.clone())));
+    }
+    if let Ok(c) = o.downcast::<ComposedP>() {
+        return Some(AnyLayout::Composed(Box::new(c.get().c.clone())));
+    }
+    None
+}
+
+pub(crate) fn func_face(o: &Bound<'_, PyAny>) -> Face {
+    if o.downcast::<SwizzleP>().is_ok() || o.downcast::<ComposedP>().is_ok() {
+        Face::PyCute
+    } else {
+        Face::Tessera
+    }
+}
+
+/// A native value of any layout kind, in a face.
+pub(crate) fn wrap_any(py: Python<'_>, face: Face, a: AnyLayout) -> PyResult<PyObject> {
+    Ok(match (a, face) {
+        (AnyLayout::Plain(l), f) => wrap(py, f, l)?,
+        (AnyLayout::Swizzle(s), Face::Tessera) => Py::new(py, SwizzleT { s })?.into_any(),
+        (AnyLayout::Swizzle(s), Face::PyCute) => Py::new(py, SwizzleP { s })?.into_any(),
+        (AnyLayout::Composed(c), Face::Tessera) => Py::new(py, ComposedT { c: *c })?.into_any(),
+        (AnyLayout::Composed(c), Face::PyCute) => Py::new(py, ComposedP { c: *c })?.into_any(),
+    })
+}
+
+fn any_or_int(o: &Bound<'_, PyAny>) -> PyResult<AnyLayout> {
+    if let Some(a) = any_arg(o) {
+        return Ok(a);
+    }
+    Ok(AnyLayout::Plain(crate::layout_arg(o, Face::PyCute)?))
+}
+
+fn call_any(a: &AnyLayout, args: &Bound<'_, PyTuple>, face: Face) -> PyResult<PyObject> {
+    let py = args.py();
+    let crd = if args.len() == 1 {
+        args.get_item(0)?
+    } else {
+        args.clone().into_any()
+    };
+    if has_none_pub(&crd) {
+        let c = slice_coord(&crd)?;
+        return wrap_any(py, face, swizzled::slice(&c, a).map_err(raise)?);
+    }
+    let c = to_int_tuple(&crd)?;
+    let v = match c.as_ref().leaf() {
+        Some(i) => a.eval(i),
+        None => a.crd2idx(&c),
+    }
+    .map_err(raise)?;
+    Ok(v.into_pyobject(py)?.into_any().unbind())
+}
+
+fn outer_cosize(a: &AnyLayout) -> PyResult<i64> {
+    match a {
+        AnyLayout::Swizzle(s) => Ok(s.span()),
+        AnyLayout::Plain(l) => l.cosize().map_err(raise),
+        AnyLayout::Composed(c) => outer_cosize(&c.outer),
+    }
+}
+
+fn hash_any<T: std::hash::Hash>(x: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    x.hash(&mut h);
+    h.finish()
+}
+
+macro_rules! swizzle_class {
+    ($name:ident, $pyname:literal, $module:literal, $face:expr, $str:expr, $repr:expr) => {
+        /// `Swizzle(bits, base, shift)`: XOR the `bits` bits at `base + max(shift, 0)` into the
+        /// ones at `base - min(shift, 0)`; obligation `bits ≥ 0`, `base ≥ 0`, `|shift| ≥ bits`.
+        #[pyclass(module = $module, name = $pyname, frozen)]
+        pub struct $name {
+            pub(crate) s: Swizzle,
+        }
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            fn new(bits: i64, base: i64, shift: i64) -> PyResult<Self> {
+                Ok($name {
+                    s: Swizzle::new(bits, base, shift).map_err(raise)?,
+                })
+            }
+            #[getter]
+            fn bits(&self) -> i64 {
+                self.s.bits()
+            }
+            #[getter]
+            fn base(&self) -> i64 {
+                self.s.base()
+            }
+            #[getter]
+            fn shift(&self) -> i64 {
+                self.s.shift()
+            }
+            #[getter]
+            fn yyy_msk(&self) -> i64 {
+                self.s.yyy_mask()
+            }
+            #[getter]
+            fn zzz_msk(&self) -> i64 {
+                self.s.zzz_mask()
+            }
+            fn __call__(&self, offset: i64) -> i64 {
+                self.s.apply(offset)
+            }
+            fn size(&self) -> i64 {
+                self.s.span()
+            }
+            fn cosize(&self) -> i64 {
+                self.s.span()
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                matches!(func_arg(other), Some(AnyLayout::Swizzle(o)) if o == self.s)
+            }
+            fn __hash__(&self) -> u64 {
+                hash_any(&self.s)
+            }
+            fn __str__(&self) -> String {
+                let f: fn(&Swizzle) -> String = $str;
+                f(&self.s)
+            }
+            fn __repr__(&self) -> String {
+                let f: fn(&Swizzle) -> String = $repr;
+                f(&self.s)
+            }
+        }
+    };
+}
+
+swizzle_class!(
+    SwizzleT,
+    "Swizzle",
+    "tessera._tessera",
+    Face::Tessera,
+    |s| s.to_string(),
+    |s| format!("Swizzle({},{},{})", s.bits(), s.base(), s.shift())
+);
+swizzle_class!(
+    SwizzleP,
+    "Swizzle",
+    "tessera.pycute",
+    Face::PyCute,
+    |s| format!("SW_{}_{}_{}", s.bits(), s.base(), s.shift()),
+    |s| format!("Swizzle({},{},{})", s.bits(), s.base(), s.shift())
+);
+
+macro_rules! composed_class {
+    ($name:ident, $module:literal, $face:expr) => {
+        /// `ComposedLayout(B, offset, A)`: the function `c ↦ B(offset + A(c))` (CuTe's
+        /// `B o offset o A`).
+        #[pyclass(module = $module, name = "ComposedLayout", frozen, sequence)]
+        pub struct $name {
+            pub(crate) c: ComposedLayout,
+        }
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            fn new(
+                layout_b: &Bound<'_, PyAny>,
+                offset: i64,
+                layout_a: &Bound<'_, PyAny>,
+            ) -> PyResult<Self> {
+                Ok($name {
+                    c: ComposedLayout::new(any_or_int(layout_b)?, offset, any_or_int(layout_a)?),
+                })
+            }
+            #[getter(layoutB)]
+            fn layout_b(&self, py: Python<'_>) -> PyResult<PyObject> {
+                wrap_any(py, $face, self.c.outer.clone())
+            }
+            #[getter]
+            fn offset(&self) -> i64 {
+                self.c.offset
+            }
+            #[getter(layoutA)]
+            fn layout_a(&self, py: Python<'_>) -> PyResult<PyObject> {
+                wrap_any(py, $face, self.c.inner.clone())
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                matches!(func_arg(other), Some(AnyLayout::Composed(o)) if *o == self.c)
+            }
+            fn __hash__(&self) -> u64 {
+                hash_any(&self.c)
+            }
+            fn __len__(&self) -> PyResult<usize> {
+                Ok(self
+                    .c
+                    .inner
+                    .layout()
+                    .map_or(1, |l| l.rank()))
+            }
+            #[pyo3(signature = (*args))]
+            fn __call__(&self, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+                call_any(&AnyLayout::Composed(Box::new(self.c.clone())), args, $face)
+            }
+            fn __getitem__(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                let a = AnyLayout::Composed(Box::new(self.c.clone()));
+                wrap_any(py, $face, getitem_any(&a, i)?)
+            }
+            fn size(&self) -> PyResult<i64> {
+                AnyLayout::Composed(Box::new(self.c.clone()))
+                    .size()
+                    .map_err(raise)
+            }
+            /// pycute: `cosize(layoutB)`; tessera: CuTe's rule, that of the innermost layout.
+            fn cosize(&self) -> PyResult<i64> {
+                match $face {
+                    Face::PyCute => outer_cosize(&self.c.outer),
+                    Face::Tessera => swizzled::cosize(&AnyLayout::Composed(Box::new(self.c.clone())))
+                        .map_err(raise),
+                }
+            }
+            fn __str__(&self) -> String {
+                match $face {
+                    Face::PyCute => notation::pycute_any(&AnyLayout::Composed(Box::new(self.c.clone()))),
+                    Face::Tessera => self.c.to_string(),
+                }
+            }
+            fn __repr__(&self) -> String {
+                match $face {
+                    Face::PyCute => format!(
+                        "ComposedLayout({},{},{})",
+                        notation::pycute_any(&self.c.outer),
+                        self.c.offset,
+                        notation::pycute_any(&self.c.inner)
+                    ),
+                    Face::Tessera => format!("ComposedLayout('{}')", self.c),
+                }
+            }
+        }
+    };
+}
+
+composed_class!(ComposedT, "tessera._tessera", Face::Tessera);
+composed_class!(ComposedP, "tessera.pycute", Face::PyCute);
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SwizzleT>()?;
+    m.add_class::<ComposedT>()?;
+    m.add("_PyCuteSwizzle", m.py().get_type::<SwizzleP>())?;
+    m.add("_PyCuteComposedLayout", m.py().get_type::<ComposedP>())?;
+    Ok(())
+}

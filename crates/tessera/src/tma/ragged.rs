@@ -1,0 +1,179 @@
+//! The TMA verdict for a ragged tile: which holes the hardware zero-fills, which it loads with
+//! in-bound data, and whether the load is strongly correct for sum and max reductions (the FTTC
+//! applied to the user's tile).
+//!
+//! A ragged divide by a by-mode tiler of element-strided tiles `b:e` over a tensor whose modes
+//! are single leaves is a TMA load with, per mode, box `B = b·e` and element stride `e` (the box
+//! spans the tile's period, so `e | B`): the boxing split of [`super::tiling`] is the ragged
+//! divide's indivisible split, its holes lie past the tensor's end and are zero-filled. Modes are
+//! put in driver order by stride (the stride-1 mode is dimension 0).
+
+use super::error::Error;
+use super::rules::{validate, Finding, Severity};
+use super::tiling::{tiling_view, TilingView};
+use super::{DataType, Request, Result};
+use crate::algebra::ragged::Ragged;
+
+/// The TMA verdict of a ragged tile.
+#[derive(Clone, Debug)]
+pub struct RaggedTma {
+    /// The descriptor request the tile corresponds to (tensor order: outermost first).
+    pub request: Request,
+    /// The tiling view (holes per dimension, zero-filled or data-filled, FTTC).
+    pub view: TilingView,
+    /// Driver-rule errors of the request (empty: the driver accepts it).
+    pub errors: Vec<Finding>,
+    /// Holes of the whole padded domain the hardware zero-fills.
+    pub zero_filled: i64,
+    /// Holes loaded with in-bound data (element-stride holes inside the tensor).
+    pub data_filled: i64,
+    /// Strongly correct for a sum read unpredicated (every hole holds 0).
+    pub strong_sum: bool,
+    /// Strongly correct for a max read unpredicated (every hole holds −∞: only with no hole).
+    pub strong_max: bool,
+}
+
+fn refuse(why: String) -> Error {
+    Error::Tiling(format!("ragged tile as a TMA load: {why}"))
+}
+
+/// The TMA verdict of a ragged divide.
+///
+/// Pre: the tiler is by mode (or a rank-1 A with a leaf tiler); every mode of A is a single leaf
+/// with a non-negative stride, one of them 1; every divided mode's tile is `b` or `b:e`
+/// (otherwise [`Error::Tiling`] says why it is not a TMA box). Post: `zero_filled + data_filled
+/// == ragged.holes`; `strong_sum` iff `data_filled == 0` and no dimension meets the FTTC
+/// condition; `strong_max` iff there is no hole (TMA fills zero, not −∞).
+/// Example: `(1000,4096):(4096,1)` by `(128,64)`: 98304 holes, all zero-filled; strongly correct
+/// for sum, not for max.
+pub fn ragged_verdict(r: &Ragged, dtype: DataType) -> Result<RaggedTma> {
+    let a = &r.original;
+    let mut dims: Vec<(i64, i64, i64, i64)> = Vec::new(); // (stride, size, box, element stride)
+    for m in &r.modes {
+        if m.position.is_none() && a.rank() > 1 {
+            return Err(refuse(format!(
+                "a layout tiler over the multi-mode {a} divides it as one 1-D domain, not a box"
+            )));
+        }
+        let leaf: Vec<_> = m.mode.leaves().collect();
+        if leaf.len() != 1 {
+            return Err(refuse(format!("mode {} is hierarchical", m.mode)));
+        }
+        let (size, stride) = (leaf[0].shape, leaf[0].stride);
+        let (b, e) = match &m.tiler {
+            None => (size, 1),
+            Some(t) => {
+                let tl: Vec<_> = t.leaves().filter(|x| x.shape > 1).collect();
+                match tl.as_slice() {
+                    [] => (1, 1),
+                    [x] => (x.shape, x.stride.max(1)),
+                    _ => {
+                        return Err(refuse(format!(
+                            "the tile {t} has several modes (a box is one extent and one element stride per dimension)"
+                        )))
+                    }
+                }
+            }
+        };
+        let boxed = b
+            .checked_mul(e)
+            .ok_or_else(|| refuse("box size overflows".into()))?;
+        dims.push((stride, size, boxed, e));
+    }
+    dims.sort_by_key(|d| std::cmp::Reverse(d.0));
+    if dims.last().map(|d| d.0) != Some(1) {
+        return Err(refuse(format!("no mode of {a} has stride 1")));
+    }
+    if let Some(d) = dims.last() {
+        if d.3 > 1 {
+            return Err(refuse(format!(
+                "the contiguous mode has element stride {}: the driver ignores dimension 0's element stride",
+                d.3
+            )));
+        }
+    }
+    let u = |v: i64| u64::try_from(v).map_err(|_| refuse(format!("negative value {v}")));
+    let shape: Vec<u64> = dims.iter().map(|d| u(d.1)).collect::<Result<_>>()?;
+    let boxes: Vec<u64> = dims.iter().map(|d| u(d.2)).collect::<Result<_>>()?;
+    let mut request = Request::new(dtype, &shape, &boxes);
+    request.strides = dims.iter().map(|d| u(d.0)).collect::<Result<_>>()?;
+    request.element_strides = dims.iter().map(|d| u(d.3)).collect::<Result<_>>()?;
+    let view = tiling_view(&request)?;
+    let report = validate(&request);
+    let errors: Vec<Finding> = report
+        .findings
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
+    // Holes of the whole padded domain: a point is a hole if some dimension's coordinate is; it
+    // is zero-filled if some coordinate lies past the tensor (TMA fills the whole element).
+    let mut all = 1i64;
+    let mut inside = 1i64;
+    let mut valid = 1i64;
+    for d in &view.dims {
+        let padded = (d.boxes * d.box_size.div_ceil(d.element_stride) * d.element_stride) as i64;
+        let size = d.size as i64;
+        all = all.saturating_mul(padded);
+        valid = valid.saturating_mul(size);
+        // Padded coordinates inside the tensor: valid ones plus data-filled holes.
+        inside = inside.saturating_mul(size + d.data_filled as i64);
+    }
+    let data_filled = inside - valid;
+    let zero_filled = all - inside;
+    Ok(RaggedTma {
+        strong_sum: data_filled == 0 && view.strong_correctness,
+        strong_max: all == valid,
+        request,
+        view,
+        errors,
+        zero_filled,
+        data_filled,
+    })
+}
+
+/// The verdict in one paragraph.
+///
+/// Pre: none. Post: names the hole counts and both reductions. Example: "98304 holes, all
+/// zero-filled by the hardware …".
+pub fn verdict_text(t: &RaggedTma) -> String {
+    let mut s = format!(
+        "TMA: tensor {:?}, box {:?}, element strides {:?} (tensor order){}\n",
+        t.request.shape,
+        t.request.box_dims,
+        t.request.element_strides,
+        if t.errors.is_empty() {
+            ": the driver accepts the descriptor".to_string()
+        } else {
+            format!(
+                ": the driver refuses it ({})",
+                t.errors
+                    .iter()
+                    .map(|f| f.code().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
+    let holes = t.zero_filled + t.data_filled;
+    s.push_str(&format!(
+        "  {holes} holes: {} zero-filled by the hardware (out of the tensor), {} loaded with in-bound data (element strides)\n",
+        t.zero_filled, t.data_filled
+    ));
+    s.push_str(&format!(
+        "  sum over the tile with no predicate: {}\n",
+        if t.strong_sum {
+            "strongly correct (every hole holds 0)"
+        } else {
+            "not strongly correct (some hole holds in-bound data: FTTC)"
+        }
+    ));
+    s.push_str(&format!(
+        "  max over the tile with no predicate: {}",
+        if t.strong_max {
+            "strongly correct (no hole)"
+        } else {
+            "not strongly correct (holes hold 0, not -inf): predicate or fill -inf"
+        }
+    ));
+    s
+}

@@ -1,0 +1,13 @@
+(** * Extraction of the bridge functions to OCaml (issue 14, item 7)
+
+    Writes [bridge/extracted.ml] (and [.mli]) when compiled from [proofs/].
+    Plain extraction: no directive maps a Coq type or constant to an OCaml
+    one, so [Z] stays binary constructors and [list]/[bool] stay Coq's own
+    inductive types.  [bridge/main.ml] converts at the edges. *)
+
+From Coq Require Extraction.
+From Tessera Require Import Swizzle Bridge Composition BridgeComplement.
+
+Extraction Language OCaml.
+Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
+  complementZ swizzle.

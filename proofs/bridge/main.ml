@@ -1,0 +1,114 @@
+(* Driver for the extracted Coq functions (issue 14, item 7).
+
+   Reads one request per line on stdin and writes one answer per line:
+     c e1 s1 e2 s2 ...   ->  rust_coalesceZ [(e1,s1); (e2,s2); ...]
+     k n d m             ->  complement1Z n d m
+     x nA e1 s1 ... nL d1 k1 r1 rho1 ... rk rhok d2 k2 ...
+                         ->  certified_composition A leaves ("1" or "0"):
+                             A's nA modes, then nL leaves of B, each its
+                             stride and the candidate's k modes for it
+     g M e1 s1 e2 s2 ... ->  complementZ [(e1,s1); ...] M: the modes, or "E"
+                             when it refuses (None)
+     s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
+   An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
+   only hand-written OCaml: it converts machine integers to Coq's binary
+   [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
+
+open Extracted
+
+let rec pos_of_int n =
+  if n = 1 then XH
+  else if n land 1 = 1 then XI (pos_of_int (n lsr 1))
+  else XO (pos_of_int (n lsr 1))
+
+let z_of_int n =
+  if n = 0 then Z0
+  else if n > 0 then Zpos (pos_of_int n)
+  else if n = min_int then failwith "z_of_int: min_int"
+  else Zneg (pos_of_int (-n))
+
+let limit = max_int / 4
+
+let rec int_of_pos = function
+  | XH -> 1
+  | XO p -> let v = int_of_pos p in if v > limit then failwith "overflow" else 2 * v
+  | XI p -> let v = int_of_pos p in if v > limit then failwith "overflow" else 2 * v + 1
+
+let int_of_z = function Z0 -> 0 | Zpos p -> int_of_pos p | Zneg p -> - int_of_pos p
+
+let rec list_of_coq = function Nil -> [] | Cons (x, r) -> x :: list_of_coq r
+let rec coq_of_list = function [] -> Nil | x :: r -> Cons (x, coq_of_list r)
+
+let rec modes_of_ints = function
+  | e :: s :: rest -> { zextent = z_of_int e; zstride = z_of_int s } :: modes_of_ints rest
+  | [] -> []
+  | [ _ ] -> failwith "odd number of integers"
+
+let show modes =
+  String.concat " "
+    (List.concat_map
+       (fun m -> [ string_of_int (int_of_z m.zextent); string_of_int (int_of_z m.zstride) ])
+       (list_of_coq modes))
+
+(* Takes [n] items parsed by [item] off the front of an integer list. *)
+let rec take n item ints =
+  if n = 0 then ([], ints)
+  else
+    let x, rest = item ints in
+    let xs, rest = take (n - 1) item rest in
+    (x :: xs, rest)
+
+let mode_item = function
+  | e :: s :: rest -> ({ zextent = z_of_int e; zstride = z_of_int s }, rest)
+  | _ -> failwith "truncated mode"
+
+let pair_item = function
+  | r :: rho :: rest -> (Pair (z_of_int r, z_of_int rho), rest)
+  | _ -> failwith "truncated piece"
+
+let leaf_item = function
+  | d :: k :: rest ->
+      let rr, rest = take k pair_item rest in
+      (Pair (z_of_int d, coq_of_list rr), rest)
+  | _ -> failwith "truncated leaf"
+
+let certified ints =
+  match ints with
+  | na :: rest -> (
+      let a, rest = take na mode_item rest in
+      match rest with
+      | nl :: rest -> (
+          let leaves, rest = take nl leaf_item rest in
+          if rest <> [] then failwith "trailing integers";
+          match certified_composition (coq_of_list a) (coq_of_list leaves) with
+          | True -> "1"
+          | False -> "0")
+      | [] -> failwith "missing leaves")
+  | [] -> failwith "missing A"
+
+let answer line =
+  match String.split_on_char ' ' (String.trim line) with
+  | "c" :: ints ->
+      show (rust_coalesceZ (coq_of_list (modes_of_ints (List.map int_of_string ints))))
+  | [ "k"; n; d; m ] ->
+      show (complement1Z (z_of_int (int_of_string n)) (z_of_int (int_of_string d))
+              (z_of_int (int_of_string m)))
+  | [ "s"; b; m; sh; x ] ->
+      let z v = z_of_int (int_of_string v) in
+      string_of_int (int_of_z (swizzle (z b) (z m) (z sh) (z x)))
+  | "x" :: ints -> certified (List.map int_of_string ints)
+  | "g" :: m :: ints -> (
+      let a = coq_of_list (modes_of_ints (List.map int_of_string ints)) in
+      match complementZ a (z_of_int (int_of_string m)) with
+      | Some r -> show r
+      | None -> "E")
+  | _ -> failwith ("bad request: " ^ line)
+
+let () =
+  try
+    while true do
+      let line = input_line stdin in
+      print_string (answer line);
+      print_char '\n'
+    done
+  with End_of_file -> ()
