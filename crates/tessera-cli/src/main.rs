@@ -2,7 +2,9 @@
 
 mod banks;
 mod batch;
+mod codes;
 mod diagnostic;
+mod exit;
 mod pictures;
 mod ragged;
 mod report;
@@ -12,6 +14,7 @@ mod tma;
 mod tour;
 
 use clap::{Parser, Subcommand};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -51,8 +54,9 @@ enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
-    /// Evaluate JSON lines `{"id": .., "expr": ".."}` from stdin; one JSON line out per line in.
-    Batch,
+    /// Answer JSON lines from stdin (`{"id": .., "expr": ".."}`, `"schedule"` or `"tma"`
+    /// requests; docs/batch.md): one JSON line out per line in, flushed per line, in order.
+    Batch(batch::Args),
     /// Print a rank-2 layout as CuTe's print_layout table, or draw it (`--svg`, `--tv`,
     /// `--svg-tma`).
     Show(pictures::ShowArgs),
@@ -78,6 +82,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Eval { expr, .. } if exit::check_arg("the expression", &expr).is_err() => {
+            let (c, m) = exit::check_arg("the expression", &expr).unwrap_err();
+            exit::fail(c, m)
+        }
         Command::Eval {
             expr,
             ragged: true,
@@ -88,8 +96,7 @@ fn main() -> ExitCode {
             ..
         } => {
             let Some(dt) = tessera::tma::DataType::parse(&dtype) else {
-                eprintln!("error: unknown --dtype `{dtype}`");
-                return ExitCode::FAILURE;
+                return exit::fail("bad_argument", format!("unknown --dtype `{dtype}`"));
             };
             let rc = ragged::run(&expr, names.as_deref(), dt, code);
             match svg {
@@ -99,27 +106,26 @@ fn main() -> ExitCode {
         }
         Command::Eval { expr, pycute, .. } => match tessera::notation::eval(&expr) {
             Ok(v) => {
-                match (&v, pycute) {
-                    (tessera::notation::Value::Layout(l), true) => {
-                        println!("{}", tessera::notation::pycute(l))
-                    }
+                let text = match (&v, pycute) {
+                    (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                     (v, true) if v.to_any_layout().is_some() => {
                         let a = v.to_any_layout().expect("checked");
-                        println!("{}", tessera::notation::pycute_any(&a))
+                        tessera::notation::pycute_any(&a)
                     }
-                    _ => println!("{v}"),
-                }
+                    _ => v.to_string(),
+                };
+                out(&format!("{text}\n"));
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprint!("{}", diagnostic::render(&expr, &e));
-                ExitCode::FAILURE
+                let _ = write!(std::io::stderr(), "{}", diagnostic::render(&expr, &e));
+                exit::status(e.code())
             }
         },
-        Command::Batch => batch::run(),
+        Command::Batch(args) => batch::run(args),
         Command::Show(args) => pictures::show(args),
         Command::Tour => {
-            print!("{}", tour::tour());
+            out(&tour::tour());
             ExitCode::SUCCESS
         }
         Command::Explain { code } => explain(&code),
@@ -131,33 +137,53 @@ fn main() -> ExitCode {
     }
 }
 
-/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces.
+/// Writes to stdout, ignoring a closed pipe (`tessera tour | head` must not panic).
+fn out(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces; codes of
+/// the other engines (schedules, TMA, the simplifier, the CLI) from [`codes::OTHER`].
 fn explain(code: &str) -> ExitCode {
+    use std::fmt::Write as _;
     use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
+    let mut o = String::new();
     let Some(entry) = lookup(code) else {
-        eprintln!("error: unknown error code `{code}`; the codes are:");
-        for e in CATALOGUE {
-            eprintln!("  {:<26} {}", e.code, e.title);
+        if let Some(e) = codes::lookup(code) {
+            let _ = writeln!(o, "{}: {}\n\n{}\n", e.code, e.title, e.explanation);
+            let _ = writeln!(o, "exit status: {}", exit::status_number(e.code));
+            let _ = writeln!(o, "\nminimal example:\n  {}", e.example);
+            out(&o);
+            return ExitCode::SUCCESS;
         }
-        return ExitCode::FAILURE;
+        let _ = writeln!(
+            o,
+            "error[bad_argument]: unknown error code `{code}`; the codes are:"
+        );
+        for e in CATALOGUE {
+            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        for e in codes::OTHER {
+            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        let _ = std::io::stderr().lock().write_all(o.as_bytes());
+        return exit::status("bad_argument");
     };
-    println!("{}: {}", entry.code, entry.title);
-    println!();
-    println!("obligation: {}", entry.obligation);
-    println!();
-    println!("{}", entry.explanation);
-    println!();
+    let _ = writeln!(o, "{}: {}\n", entry.code, entry.title);
+    let _ = writeln!(o, "obligation: {}\n", entry.obligation);
+    let _ = writeln!(o, "{}\n", entry.explanation);
+    let _ = writeln!(o, "exit status: {}\n", exit::status_number(entry.code));
     let (input, how) = match entry.example {
         Example::Expr(t) => (t, format!("tessera eval '{t}'")),
         Example::Rust(t) => ("", format!("Rust: {t}")),
     };
-    println!("minimal example:");
-    println!("  {how}");
+    let _ = writeln!(o, "minimal example:\n  {how}");
     if let Some(e) = run_example(entry) {
-        println!();
+        let _ = writeln!(o);
         for line in diagnostic::render_with(input, &e, false).lines() {
-            println!("  {line}");
+            let _ = writeln!(o, "  {line}");
         }
     }
+    out(&o);
     ExitCode::SUCCESS
 }

@@ -52,10 +52,7 @@ pub struct ScheduleSvg {
     pub output: Option<PathBuf>,
 }
 
-fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
-    let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
-    ExitCode::FAILURE
-}
+use crate::exit::fail;
 
 /// Writes `text` to `path`, or to standard output (a closed pipe is ignored).
 pub fn emit(text: &str, path: Option<&Path>) -> ExitCode {
@@ -79,7 +76,7 @@ fn render_error(input: &str, e: &render::Error) -> ExitCode {
                 "{}",
                 crate::diagnostic::render(input, inner)
             );
-            ExitCode::FAILURE
+            crate::exit::status(inner.code())
         }
         other => fail(other.code(), other),
     }
@@ -175,13 +172,8 @@ pub fn show(args: ShowArgs) -> ExitCode {
     }
 }
 
-/// Runs `tessera schedule FILE --svg KIND`; errors exit with status 2, like the rest of
-/// `tessera schedule`.
+/// Runs `tessera schedule FILE --svg KIND`; errors exit with the status of [`crate::exit`].
 pub fn schedule_picture(s: &tessera::domain::Schedule, pic: &ScheduleSvg) -> ExitCode {
-    let fail = |code: &str, msg: String| {
-        let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
-        ExitCode::from(2)
-    };
     let kind = pic.svg.as_deref().unwrap_or("dag");
     let drawn = match kind {
         "dag" => {
@@ -201,10 +193,7 @@ pub fn schedule_picture(s: &tessera::domain::Schedule, pic: &ScheduleSvg) -> Exi
         }
     };
     match drawn {
-        Ok(p) => match emit(&p.svg, pic.output.as_deref()) {
-            c if c == ExitCode::SUCCESS => c,
-            _ => ExitCode::from(2),
-        },
+        Ok(p) => emit(&p.svg, pic.output.as_deref()),
         Err(e) => fail(e.code(), e.to_string()),
     }
 }

@@ -268,9 +268,10 @@ fn tma_json(t: &RaggedTma) -> Json {
     })
 }
 
-/// The batch answer to `{"id": .., "expr": .., "ragged": true}` (optional `"names": [..]`).
-pub fn json_answer(id: Json, text: &str, names: Option<Vec<String>>) -> Json {
-    let fail = |code: &str, msg: String| json!({"id": id, "error": {"code": code, "message": msg, "suggestions": []}});
+/// The body of the batch answer to `{"id": .., "expr": .., "ragged": true}` (optional
+/// `"names": [..]`); `batch` splices the request's id in front of it.
+pub fn json_answer(text: &str, names: Option<&[String]>) -> Json {
+    let fail = |code: &str, msg: String| json!({"error": {"code": code, "message": msg, "notes": [], "suggestions": []}});
     let outcome = match evaluate(text) {
         Ok(o) => o,
         Err(e) => return fail(e.code(), e.to_string()),
@@ -279,7 +280,7 @@ pub fn json_answer(id: Json, text: &str, names: Option<Vec<String>>) -> Json {
         Outcome::Divide(r) => (r, None),
         Outcome::Slice(_, s, r) => (r, Some(s)),
     };
-    let an = match analyze(r, names.as_deref()) {
+    let an = match analyze(r, names) {
         Ok(a) => a,
         Err(e) => return fail(e.code(), e.to_string()),
     };
@@ -288,7 +289,6 @@ pub fn json_answer(id: Json, text: &str, names: Option<Vec<String>>) -> Json {
         .map(|t| tma_json(&t))
         .unwrap_or(Json::Null);
     let mut out = json!({
-        "id": id,
         "ok": r.layout.as_ref().map(|l| l.to_string()),
         "index": r.index.to_string(),
         "points": r.points,

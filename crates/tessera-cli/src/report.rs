@@ -15,11 +15,7 @@ pub struct Args {
     pub output: Option<PathBuf>,
 }
 
-fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
-    ExitCode::FAILURE
-}
+use crate::exit::fail;
 
 /// The expression of a layout file: its lines without comments and blank lines, joined.
 fn expression(text: &str) -> String {
@@ -32,9 +28,9 @@ fn expression(text: &str) -> String {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.file) {
+    let text = match crate::exit::read_file(&args.file) {
         Ok(t) => t,
-        Err(e) => return fail("io", format!("{}: {e}", args.file.display())),
+        Err((c, m)) => return fail(c, m),
     };
     let name = args
         .file

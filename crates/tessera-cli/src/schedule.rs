@@ -50,15 +50,10 @@ pub struct Args {
     pub picture: crate::pictures::ScheduleSvg,
 }
 
-fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
-    // Writing errors (a closed pipe) are ignored: the command never panics on output.
-    let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
-    ExitCode::from(2)
-}
+use crate::exit::fail;
 
-fn load(path: &PathBuf) -> Result<Schedule, ExitCode> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| fail("io", format!("{}: {e}", path.display())))?;
+fn load(path: &std::path::Path) -> Result<Schedule, ExitCode> {
+    let text = crate::exit::read_file(path).map_err(|(c, m)| fail(c, m))?;
     parse(&text).map_err(|e| fail(e.code(), format!("{}: {e}", path.display())))
 }
 
@@ -90,6 +85,72 @@ fn decision(d: Decision) -> Value {
 /// Writes to stdout, ignoring a closed pipe (`tessera schedule … | head` must not panic).
 fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// The analysis as JSON (what `--json` prints, without `--equiv` and `--lowering`).
+///
+/// Pre: `report` is `analyze(s)`. Post: a JSON object. Example: Figure 1 has `"holes": 2`.
+pub fn report_json(s: &Schedule, report: &Report) -> Value {
+    let ours = report.strategies[0].check.as_ref();
+    json!({
+            "iterations": report.counts.as_ref().map(|c| c.iterations),
+        "valid": report.counts.as_ref().map(|c| c.valid),
+        "holes": report.counts.as_ref().map(|c| c.holes),
+        "duplicates": ours.map(|c| c.duplicates),
+        "predicated": report.names(&report.derivation.chosen),
+        "minimal_checked": report.derivation.minimal_checked,
+        "enumeration_skipped": report.enumeration_skipped,
+        "hole_free": decision(report.hole_free),
+        "predicated_if_launch_checks_pass": report.specialized.as_ref().map(|d| report.names(&d.chosen)),
+        "allocation": {
+            "ids": report.names(&report.allocation.ids),
+            "size": report.allocation.size.as_const().map_or_else(|| json!(report.allocation.size.to_string()), |c| json!(c)),
+            "valid_items": report.allocation.valid_items.as_const().map_or_else(|| json!(report.allocation.valid_items.to_string()), |c| json!(c)),
+            "over_allocation": report.allocation.over_allocation,
+        },
+        "dropped": report.derivation.dropped.iter().map(|j| json!({
+            "id": s.name(j.id),
+            "theorem": j.theorem,
+            "transform": j.transform.map(|t| s.describe(t)),
+            "premises": report.names(&j.premises),
+        })).collect::<Vec<_>>(),
+        "strategies": report.strategies.iter().map(|st| (st.name.to_string(), json!({
+            "predicated": report.names(&st.set),
+            "passing": st.check.as_ref().map(|c| c.passing),
+            "holes_passing": st.check.as_ref().map(|c| c.holes_passing),
+            "duplicates": st.check.as_ref().map(|c| c.duplicates),
+            "equivalent": st.check.as_ref().map(|c| c.equivalent),
+        }))).collect::<serde_json::Map<_, _>>(),
+        "splits": report.splits.iter().map(|(t, d)| json!({
+            "split": s.describe(*t), "divisible": decision(*d)
+        })).collect::<Vec<_>>(),
+        "accesses": report.accesses.iter().map(|a| json!({
+            "id": s.name(a.id),
+            "kind": if a.kind == AccessKind::Box { "box" } else { "vectorize" },
+            "rule": a.rule.as_ref().map(|r| json!({
+                "merge": [s.name(r.merge.0), s.name(r.merge.1)],
+                "factor": r.factor,
+                "contiguous_merge": r.contiguous_merge,
+                "condition": r.condition,
+                "legal": decision(r.legal),
+            })),
+            "split_divisible": a.split_divisible.map(decision),
+            "contiguous": a.contiguous,
+            "counterexample": a.counterexample,
+        })).collect::<Vec<_>>(),
+        "unswitch": report.unswitch.as_ref().map(|u| json!({
+            "loops": report.names(&u.loops),
+            "start": u.start,
+            "stop": u.stop,
+            "sound": u.sound,
+            "counterexample": u.counterexample,
+        })),
+        "obligations": report.obligations.iter().map(|o| json!({
+            "kind": if o.kind == ObligationKind::Launch { "launch" } else { "conservative" },
+            "condition": o.condition,
+            "reason": o.reason,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// Runs the subcommand.
@@ -165,66 +226,7 @@ pub fn run(args: Args) -> ExitCode {
         None => None,
     };
     if args.json {
-        let ours = report.strategies[0].check.as_ref();
-        let mut v = json!({
-            "iterations": report.counts.as_ref().map(|c| c.iterations),
-            "valid": report.counts.as_ref().map(|c| c.valid),
-            "holes": report.counts.as_ref().map(|c| c.holes),
-            "duplicates": ours.map(|c| c.duplicates),
-            "predicated": report.names(&report.derivation.chosen),
-            "minimal_checked": report.derivation.minimal_checked,
-            "enumeration_skipped": report.enumeration_skipped,
-            "hole_free": decision(report.hole_free),
-            "predicated_if_launch_checks_pass": report.specialized.as_ref().map(|d| report.names(&d.chosen)),
-            "allocation": {
-                "ids": report.names(&report.allocation.ids),
-                "size": report.allocation.size.as_const().map_or_else(|| json!(report.allocation.size.to_string()), |c| json!(c)),
-                "valid_items": report.allocation.valid_items.as_const().map_or_else(|| json!(report.allocation.valid_items.to_string()), |c| json!(c)),
-                "over_allocation": report.allocation.over_allocation,
-            },
-            "dropped": report.derivation.dropped.iter().map(|j| json!({
-                "id": s.name(j.id),
-                "theorem": j.theorem,
-                "transform": j.transform.map(|t| s.describe(t)),
-                "premises": report.names(&j.premises),
-            })).collect::<Vec<_>>(),
-            "strategies": report.strategies.iter().map(|st| (st.name.to_string(), json!({
-                "predicated": report.names(&st.set),
-                "passing": st.check.as_ref().map(|c| c.passing),
-                "holes_passing": st.check.as_ref().map(|c| c.holes_passing),
-                "duplicates": st.check.as_ref().map(|c| c.duplicates),
-                "equivalent": st.check.as_ref().map(|c| c.equivalent),
-            }))).collect::<serde_json::Map<_, _>>(),
-            "splits": report.splits.iter().map(|(t, d)| json!({
-                "split": s.describe(*t), "divisible": decision(*d)
-            })).collect::<Vec<_>>(),
-            "accesses": report.accesses.iter().map(|a| json!({
-                "id": s.name(a.id),
-                "kind": if a.kind == AccessKind::Box { "box" } else { "vectorize" },
-                "rule": a.rule.as_ref().map(|r| json!({
-                    "merge": [s.name(r.merge.0), s.name(r.merge.1)],
-                    "factor": r.factor,
-                    "contiguous_merge": r.contiguous_merge,
-                    "condition": r.condition,
-                    "legal": decision(r.legal),
-                })),
-                "split_divisible": a.split_divisible.map(decision),
-                "contiguous": a.contiguous,
-                "counterexample": a.counterexample,
-            })).collect::<Vec<_>>(),
-            "unswitch": report.unswitch.as_ref().map(|u| json!({
-                "loops": report.names(&u.loops),
-                "start": u.start,
-                "stop": u.stop,
-                "sound": u.sound,
-                "counterexample": u.counterexample,
-            })),
-            "obligations": report.obligations.iter().map(|o| json!({
-                "kind": if o.kind == ObligationKind::Launch { "launch" } else { "conservative" },
-                "condition": o.condition,
-                "reason": o.reason,
-            })).collect::<Vec<_>>(),
-        });
+        let mut v = report_json(&s, &report);
         if let Some(eq) = &equivalence {
             v["equivalence"] = json!({
                 "rule": eq.by_rule.as_ref().map(|r| json!({

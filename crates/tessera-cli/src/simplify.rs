@@ -18,11 +18,19 @@ pub struct Args {
     pub rules: bool,
 }
 
-/// Runs the command: prints the simplified form (and rules), or `error[code]: …` with status 2.
+/// Runs the command: prints the simplified form (and rules), or `error[code]: …` with the status
+/// of [`crate::exit`] (2 for a parse error, 1 for a refusal).
 ///
 /// Pre: none. Post: never panics on output errors. Example: `tessera simplify 'i0 / 2 / 3'`
 /// prints `i0 / 6`.
 pub fn run(args: Args) -> ExitCode {
+    for (what, t) in std::iter::once(("the expression", &args.expr))
+        .chain(args.assume.iter().map(|a| ("an assumption", a)))
+    {
+        if let Err((c, m)) = crate::exit::check_arg(what, t) {
+            return crate::exit::fail(c, m);
+        }
+    }
     let asm: Vec<&str> = args.assume.iter().map(String::as_str).collect();
     let mut out = std::io::stdout().lock();
     match simplify_text(&args.expr, &asm) {
@@ -35,9 +43,6 @@ pub fn run(args: Args) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            let _ = writeln!(std::io::stderr().lock(), "error[{}]: {e}", e.code());
-            ExitCode::from(2)
-        }
+        Err(e) => crate::exit::fail(e.code(), e),
     }
 }

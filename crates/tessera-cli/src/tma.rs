@@ -23,7 +23,7 @@ pub struct Args {
     /// element_strides, interleave, swizzle, l2, oob, address, align, sm, layout); flags override it.
     #[arg(long)]
     pub file: Option<PathBuf>,
-    /// Element type: u8 u16 u32 i32 u64 i64 f16 bf16 f32 f64 f32_ftz tf32 tf32_ftz 16u4_align8b
+    /// Element type (required, here or in `--file`): u8 u16 u32 i32 u64 i64 f16 bf16 f32 f64 f32_ftz tf32 tf32_ftz 16u4_align8b
     /// 16u4_align16b 16u6_align16b.
     #[arg(long)]
     pub dtype: Option<String>,
@@ -58,10 +58,11 @@ pub struct Args {
     /// The exact global address (decimal or 0x hex).
     #[arg(long)]
     pub address: Option<String>,
-    /// Only the known alignment of the global address, in bytes (default 256, as cudaMalloc).
+    /// Only the known alignment of the global address, in bytes: a power of two (default 256, as
+    /// cudaMalloc; below 16 the driver's alignment rule refuses the descriptor).
     #[arg(long)]
     pub align: Option<u64>,
-    /// Target compute capability as 90, 100, ... (default 90).
+    /// Target compute capability with TMA: 90, 100, 101, 103, 110, 120 or 121 (default 90).
     #[arg(long)]
     pub sm: Option<u32>,
     /// The shared-memory layout the consumer expects (e.g.
@@ -78,10 +79,10 @@ pub struct Args {
     pub driver_cases: Option<PathBuf>,
 }
 
-fn fail(code: &str, msg: impl std::fmt::Display) -> ExitCode {
-    let _ = writeln!(std::io::stderr().lock(), "error[{code}]: {msg}");
-    ExitCode::from(2)
-}
+use crate::exit::fail;
+
+/// Compute capabilities (`--sm`) whose GPUs have TMA: Hopper, Blackwell and Blackwell consumer.
+pub const TMA_SMS: &[u32] = &[90, 100, 101, 103, 110, 120, 121];
 
 fn list(s: &str) -> Result<Vec<u64>, String> {
     s.trim()
@@ -181,8 +182,7 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
     let bad = |what: &str, m: String| ("bad_argument".to_string(), format!("{what}: {m}"));
     let mut raw = match &a.file {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| ("io".to_string(), format!("{}: {e}", p.display())))?;
+            let text = crate::exit::read_file(p).map_err(|(c, m)| (c.to_string(), m))?;
             let v: Value = serde_json::from_str(&text)
                 .map_err(|e| ("bad_json".to_string(), format!("{}: {e}", p.display())))?;
             from_json(&v).map_err(|m| ("bad_json".to_string(), format!("{}: {m}", p.display())))?
@@ -226,7 +226,41 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
     if a.sm.is_some() {
         raw.sm = a.sm;
     }
-    let dname = raw.dtype.clone().unwrap_or_else(|| "f16".into());
+    finish(raw)
+}
+
+/// A request from a JSON object with the keys of `--file` (what `tessera batch` reads).
+///
+/// Pre: none. Post: `Err((code, message))` with `bad_json` or `bad_argument`. Example:
+/// `{"dtype":"f16","shape":[64,64],"box":[64,64]}` is a valid request.
+pub fn request_from_json(v: &Value) -> Result<Request, (String, String)> {
+    finish(from_json(v).map_err(|m| ("bad_json".to_string(), m))?)
+}
+
+fn finish(raw: Raw) -> Result<Request, (String, String)> {
+    let bad = |what: &str, m: String| ("bad_argument".to_string(), format!("{what}: {m}"));
+    if let Some(al) = raw.align {
+        if !al.is_power_of_two() {
+            return Err(bad(
+                "align",
+                format!("{al} is not a power of two (the known alignment of the address, in bytes, e.g. 16 or 256)"),
+            ));
+        }
+    }
+    if let Some(sm) = raw.sm {
+        if !TMA_SMS.contains(&sm) {
+            return Err(bad(
+                "sm",
+                format!("{sm} is not a compute capability with TMA (one of {TMA_SMS:?})"),
+            ));
+        }
+    }
+    let dname = raw.dtype.clone().ok_or_else(|| {
+        bad(
+            "dtype",
+            "missing: give the element type explicitly (e.g. --dtype f16)".into(),
+        )
+    })?;
     let dtype =
         DataType::parse(&dname).ok_or_else(|| bad("dtype", format!("unknown `{dname}`")))?;
     let box_dims = raw
@@ -317,7 +351,8 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-fn to_json(rep: &Report) -> Value {
+/// The report as JSON (what `--json` prints).
+pub fn to_json(rep: &Report) -> Value {
     let findings: Vec<Value> = rep
         .findings
         .iter()
@@ -678,11 +713,7 @@ fn parse_case(line: &str) -> Option<(Request, i64)> {
     Some((r, res))
 }
 
-fn driver_cases(path: &PathBuf) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return fail("io", format!("{}: {e}", path.display())),
-    };
+fn driver_cases(path: &std::path::Path) -> ExitCode {
     let (mut n, mut agree, mut both_ok, mut both_bad) = (0u64, 0u64, 0u64, 0u64);
     let mut only_driver_ok: std::collections::BTreeMap<String, u64> = Default::default();
     let mut only_tessera_ok = 0u64;
@@ -691,10 +722,14 @@ fn driver_cases(path: &PathBuf) -> ExitCode {
     let mut sole: std::collections::BTreeMap<String, u64> = Default::default();
     let mut examples: Vec<String> = Vec::new();
     let mut skipped = 0u64;
-    for line in text.lines().filter(|l| !l.starts_with("driver")) {
+    // Streamed: the case files hold hundreds of thousands of lines.
+    let streamed = crate::exit::for_each_line(path, |line| {
+        if line.starts_with("driver") {
+            return;
+        }
         let Some((r, res)) = parse_case(line) else {
             skipped += 1;
-            continue;
+            return;
         };
         n += 1;
         let rep = validate(&r);
@@ -726,6 +761,9 @@ fn driver_cases(path: &PathBuf) -> ExitCode {
                 examples.push(format!("driver refuses ({res}), tessera accepts: {line}"));
             }
         }
+    });
+    if let Err((c, m)) = streamed {
+        return fail(c, m);
     }
     let mut o = String::new();
     let _ = writeln!(o, "| cases | agree | both valid | both invalid | driver only valid | tessera only valid | unparsed |");

@@ -49,8 +49,9 @@ fn eval_failure_is_a_diagnostic_and_exit_1() {
     assert_eq!(code, 1);
     assert!(out.is_empty());
     assert!(err.starts_with("error[inadmissible_composition]:"), "{err}");
+    // A parse error is unreadable input: status 2 (docs/errors.md).
     let (code, _, err) = tessera(&["eval", "coalesce((2,3):(1,2)"], None);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("parse error at column 21"), "{err}");
     assert!(
         err.contains("  | coalesce((2,3):(1,2)\n  |                     ^"),
@@ -74,15 +75,18 @@ fn batch_answers_every_line_in_order() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each output line is JSON"))
         .collect();
-    assert_eq!(lines.len(), 5);
+    // One answer per line, the blank line included (docs/batch.md).
+    assert_eq!(lines.len(), 6);
     assert_eq!(lines[0], serde_json::json!({"id": 1, "ok": "12:1"}));
     assert_eq!(lines[1]["error"]["code"], "bad_request");
-    assert_eq!(lines[2]["id"], "x");
-    assert_eq!(lines[2]["error"]["code"], "non_injective");
-    assert!(lines[2]["error"]["suggestions"].is_array());
-    assert_eq!(lines[3]["id"], serde_json::json!([3]));
-    assert_eq!(lines[3]["error"]["code"], "bad_request");
-    assert_eq!(lines[4], serde_json::json!({"id": 4, "ok": "(2,3):(1,8)"}));
+    assert_eq!(lines[2]["error"]["code"], "bad_request");
+    assert_eq!(lines[2]["id"], serde_json::Value::Null);
+    assert_eq!(lines[3]["id"], "x");
+    assert_eq!(lines[3]["error"]["code"], "non_injective");
+    assert!(lines[3]["error"]["suggestions"].is_array());
+    assert_eq!(lines[4]["id"], serde_json::json!([3]));
+    assert_eq!(lines[4]["error"]["code"], "bad_request");
+    assert_eq!(lines[5], serde_json::json!({"id": 4, "ok": "(2,3):(1,8)"}));
 }
 
 #[test]
@@ -125,7 +129,7 @@ fn batch_survives_hostile_input() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), 401);
     let (code, _, err) = tessera(&["eval", &"(".repeat(100_000)], None);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("nesting deeper"),
         "{}",
@@ -250,7 +254,7 @@ fn explain_describes_every_code_and_rejects_unknown_ones() {
         assert!(out.contains(&format!("error[{}]", entry.code)), "{out}");
     }
     let (code, _, err) = tessera(&["explain", "no_such_code"], None);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("unknown error code `no_such_code`"), "{err}");
     assert!(err.contains("divisibility"), "{err}");
 }

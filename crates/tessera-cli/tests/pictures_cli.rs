@@ -74,10 +74,10 @@ fn show_errors_are_typed() {
     assert_eq!(code, 1);
     assert!(err.contains("T0V1 maps to index 4"), "{err}");
     let (code, _, err) = tessera(&["show", "--svg", "composition("]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[parse_error]"), "{err}");
     let (code, _, err) = tessera(&["show", "--svg-tma", "--shape", "6,x", "--box", "4,4"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("bad_argument"), "{err}");
     let (code, _, err) = tessera(&["show", "--svg-tma", "--shape", "2,2,2", "--box", "1,1,1"]);
     assert_eq!(code, 1);
@@ -105,7 +105,7 @@ fn schedule_svg_kinds() {
         "--svg",
         "space",
     ]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.starts_with("error[unbound_symbol]"), "{err}");
 }
 
@@ -140,6 +140,6 @@ fn report_pages_are_self_contained() {
     assert_eq!(code, 1);
     assert!(err.contains("type_error"), "{err}");
     let (code, _, err) = tessera(&["report", "/nonexistent/file.tsch"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[io]"), "{err}");
 }

@@ -32,11 +32,11 @@ fn simplify_prints_the_canonical_form_and_rules() {
 }
 
 #[test]
-fn simplify_errors_exit_2() {
+fn simplify_errors_exit_2_for_parse_errors_and_1_for_refusals() {
     let (code, _, err) = tessera(&["simplify", "(x"]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error[parse]: "), "{err}");
     let (code, _, err) = tessera(&["simplify", "x", "--assume", "x < 0 && x > 0"]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.starts_with("error[contradiction]: "), "{err}");
 }

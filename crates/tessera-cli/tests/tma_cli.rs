@@ -212,6 +212,6 @@ fn svg_picture_of_the_boxes() {
     let (code, _, err) = tma(&[
         "--dtype", "f32", "--shape", "2,6,12", "--box", "1,4,4", "--svg", path,
     ]);
-    assert_eq!(code, 2, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert!(err.contains("error[svg]"), "{err}");
 }

@@ -43,10 +43,13 @@ fn parse_errors_carry_line_and_column() {
             other => panic!("{text}: {other:?}"),
         }
     }
-    assert_eq!(err("I0 = iter 6\nI0 = iter 7").code(), "parse");
-    assert!(err("I0 = iter 6\nI0 = iter 7")
-        .to_string()
-        .contains("defined twice"));
+    // Library errors keep their own code and gain the position.
+    assert_eq!(err("I0 = iter 6\nI0 = iter 7").code(), "redefined");
+    let m = err("I0 = iter 6\nI0 = iter 7").to_string();
+    assert!(
+        m.contains("defined twice") && m.starts_with("line 2, column 6"),
+        "{m}"
+    );
 }
 
 #[test]

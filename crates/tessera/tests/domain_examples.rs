@@ -442,7 +442,9 @@ fn example22_xor_swizzle_table() {
 
 #[test]
 fn example23_resize_slices_index_with_offset() {
-    let s = sched("I0 = iter 11\nI1 = iter 30\nA = resize I1 by 0, -15\nB = resize I1 by -15, 0\n");
+    let s = sched(
+        "I0 = iter 11\nI1 = iter 30\nA = resize I1 by 0, -15\nB = resize I1 by -15, 0\nloop I0 A\n",
+    );
     // Two slices of the same root: the loop domain [I0, A] determines I1; B is computed forward.
     let lo = sched("I0 = iter 11\nI1 = iter 30\nA = resize I1 by 0, -15\nloop I0 A\n");
     let hi = sched("I0 = iter 11\nI1 = iter 30\nB = resize I1 by -15, 0\nloop I0 B\n");

@@ -188,11 +188,17 @@ fn render_docs() -> String {
 
 #[test]
 fn docs_list_every_code_with_its_example() {
+    // The file's first part is generated from the catalogue; the second part (the codes of the
+    // schedule engine, TMA rules, simplifier and CLI) is checked by the CLI's `tests/codes.rs`.
+    const OTHER: &str = "\n# Codes of the schedule engine";
     let expected = render_docs();
+    let current = std::fs::read_to_string(DOCS).expect("docs/errors.md exists");
+    let tail = current.find(OTHER).map_or("", |k| &current[k..]);
     if std::env::var_os("TESSERA_BLESS").is_some() {
-        std::fs::write(DOCS, &expected).unwrap();
+        std::fs::write(DOCS, format!("{expected}{tail}")).unwrap();
     }
     let docs = std::fs::read_to_string(DOCS).expect("docs/errors.md exists");
+    let docs = docs.find(OTHER).map_or(docs.as_str(), |k| &docs[..k]);
     assert_eq!(
         docs, expected,
         "docs/errors.md is stale: rerun with TESSERA_BLESS=1"

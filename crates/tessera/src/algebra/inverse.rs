@@ -160,14 +160,26 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> R
                 Some(w) => w,
                 None => format!("L({i}) = {li}"),
             };
+            // Name what went wrong without contradicting itself: a point outside a domain, or
+            // a round trip that lands elsewhere.
+            let rsize = r.size()?;
+            let why = if !(0..rsize).contains(&li) {
+                format!(
+                    "L({i}) = {li} lies outside the domain [0, {rsize}) of CuTe's quasi-inverse {r}"
+                )
+            } else if !(0..n).contains(&back) {
+                format!(
+                    "CuTe's quasi-inverse {r} gives R(L({i})) = R({li}) = {back}, outside L's domain [0, {n})"
+                )
+            } else {
+                format!("CuTe's quasi-inverse {r} gives L(R(L({i}))) = {again} != {li}")
+            };
             return Err(Error::failed(
                 Error::NonInjective,
                 "left_inverse",
                 Obligation::Injective {
                     layout: l.to_string(),
-                    witness: format!(
-                        "{witness}; CuTe's quasi-inverse {r} gives L(R(L({i}))) = {again} != {li}"
-                    ),
+                    witness: format!("{witness}; {why}"),
                 },
             ));
         }

@@ -16,6 +16,51 @@ pub enum Error {
         /// What was expected or found.
         message: String,
     },
+    /// A library error at a position of the schedule text (the code is the inner error's).
+    #[error("line {line}, column {column}: {error}")]
+    At {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The error.
+        error: Box<Error>,
+    },
+    /// The loop domain determines some IterDomain's index along two routes: a transform whose
+    /// inputs and outputs are all determined without it (an IterDomain consumed twice on the way
+    /// to the roots, or the loop domain naming an IterDomain and one it derives from).
+    #[error(
+        "obligation `every index determined once` failed: `{transform}` relates {ids}, whose \
+         indices the loop domain already determines along other routes (an IterDomain consumed \
+         twice, or a loop domain naming both an IterDomain and one derived from it)"
+    )]
+    Overdetermined {
+        /// The transform, in the text format.
+        transform: String,
+        /// Its inputs and outputs.
+        ids: String,
+        /// Its position among the transforms.
+        index: usize,
+    },
+    /// A merge of an IterDomain with itself.
+    #[error("obligation `outer != inner` failed: merge of {0} with itself")]
+    SelfMerge(String),
+    /// A transform reads an IterDomain that is defined by itself or a later transform.
+    #[error("the transform DAG has a cycle: {0}")]
+    Cycle(String),
+    /// Two allocated points share an address.
+    #[error("obligation `allocation injective` failed: {0}")]
+    Aliasing(String),
+    /// An input exceeds its size limit.
+    #[error("{what} is {size} bytes, over the limit of {limit} bytes")]
+    InputTooLarge {
+        /// Which input.
+        what: String,
+        /// Its size (at least).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A name was used before it was defined.
     #[error("unknown IterDomain `{0}`")]
     UnknownId(String),
@@ -114,6 +159,12 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::Parse { .. } => "parse",
+            Error::At { error, .. } => error.code(),
+            Error::Overdetermined { .. } => "overdetermined",
+            Error::SelfMerge(_) => "self_merge",
+            Error::Cycle(_) => "cycle",
+            Error::Aliasing(_) => "aliasing_alloc",
+            Error::InputTooLarge { .. } => "input_too_large",
             Error::UnknownId(_) => "unknown_id",
             Error::Redefined(_) => "redefined",
             Error::BadFactor { .. } => "bad_factor",

@@ -37,7 +37,9 @@ pub struct Step {
 /// The order in which indices are computed from the loop indices.
 ///
 /// Pre: the loop domain is valid. Post: every IterDomain's index is computed exactly once, after
-/// the indices it depends on; otherwise [`Error::Undetermined`] names the first one left.
+/// the indices it depends on; otherwise [`Error::Undetermined`] names the first one left, and a
+/// transform whose inputs and outputs are all determined along other routes is
+/// [`Error::Overdetermined`] (its relation could not hold at every point).
 /// Example: for Figure 2 the plan computes `I1`, `I2` (backward splits), then `I0`.
 pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
     let loop_ids = s.loop_ids()?;
@@ -73,8 +75,13 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
             } else if all(&ins, &known) && any_missing(&outs, &known) {
                 Direction::Forward
             } else if all(&ins, &known) && all(&outs, &known) {
-                done[t] = true;
-                continue;
+                // Both sides determined without this transform: its relation would be ignored.
+                let names: Vec<&str> = ins.iter().chain(&outs).map(|&i| s.name(i)).collect();
+                return Err(Error::Overdetermined {
+                    transform: s.describe(t),
+                    ids: names.join(", "),
+                    index: t,
+                });
             } else {
                 continue;
             };

@@ -251,14 +251,11 @@ impl Schedule {
     /// creates no holes (Theorem 2 (merge)).
     /// Example: merging `I1{2}` and `I2{5}` gives `I3{10}`.
     pub fn merge(&mut self, outer: Id, inner: Id, name: &str) -> Result<Id> {
+        if outer == inner && outer < self.ids.len() {
+            return Err(Error::SelfMerge(self.name(outer).to_string()));
+        }
         self.check(outer)?;
         self.check(inner)?;
-        if outer == inner {
-            return Err(Error::Redefined(format!(
-                "{} merged with itself",
-                self.name(outer)
-            )));
-        }
         let e = self.ids[outer].extent.mul(&self.ids[inner].extent)?;
         let t = self.transforms.len();
         let output = self.fresh(name, e, Some(t))?;
@@ -307,11 +304,11 @@ impl Schedule {
         out_x_name: &str,
         out_y_name: &str,
     ) -> Result<(Id, Id)> {
-        self.check(x)?;
-        self.check(y)?;
-        if x == y {
+        if x == y && x < self.ids.len() {
             return Err(Error::SwizzleSameInput(self.name(x).to_string()));
         }
+        self.check(x)?;
+        self.check(y)?;
         let (ex, ey) = (self.ids[x].extent.clone(), self.ids[y].extent.clone());
         let t = self.transforms.len();
         let out_x = self.fresh(out_x_name, ex, Some(t))?;
@@ -376,9 +373,10 @@ impl Schedule {
         if l.is_empty() {
             return Err(Error::BadLoop("the loop domain is empty".into()));
         }
-        for (k, a) in l.iter().enumerate() {
-            if l[..k].contains(a) {
-                return Err(Error::BadLoop(format!("{} listed twice", self.name(*a))));
+        let mut seen = vec![false; self.ids.len()];
+        for &a in &l {
+            if std::mem::replace(&mut seen[a], true) {
+                return Err(Error::BadLoop(format!("{} listed twice", self.name(a))));
             }
         }
         Ok(l)
@@ -418,12 +416,16 @@ impl Schedule {
         Ok(a)
     }
 
-    /// Checks that every reference inside the schedule is in range (the fields are public, so a
-    /// schedule built by hand may be inconsistent; the builder methods never produce that).
+    /// Checks that every reference inside the schedule is in range and that the transforms form a
+    /// DAG (the fields are public, so a schedule built by hand may be inconsistent; the builder
+    /// methods never produce that).
     ///
     /// Pre: none. Post: `Ok` iff every transform, definition, loop, allocation, vectorized and
-    /// box reference names an existing IterDomain or transform, and each IterDomain is defined by
-    /// the transform its `definition` names. Example: a parsed schedule always validates.
+    /// box reference names an existing IterDomain or transform, each IterDomain is defined by
+    /// the transform its `definition` names, every transform reads only IterDomains defined
+    /// before it (no cycle, [`Error::Cycle`]) and no merge or swizzle reads one IterDomain twice.
+    /// (An IterDomain may feed several transforms, as in nvFuser's exact graph across tensors;
+    /// [`super::eval::plan`] refuses a loop domain that determines it along two routes.) Example: a parsed schedule always validates.
     pub fn validate(&self) -> Result<()> {
         let n = self.ids.len();
         let bad = |what: String| Err(Error::UnknownId(what));
@@ -431,6 +433,23 @@ impl Schedule {
             for i in tr.inputs().into_iter().chain(tr.outputs()) {
                 if i >= n {
                     return bad(format!("#{i} (used by transform {t})"));
+                }
+            }
+            let ins = tr.inputs();
+            if ins.len() == 2 && ins[0] == ins[1] {
+                return Err(match tr {
+                    Transform::Merge { .. } => Error::SelfMerge(self.ids[ins[0]].name.clone()),
+                    _ => Error::SwizzleSameInput(self.ids[ins[0]].name.clone()),
+                });
+            }
+            for &i in &ins {
+                if let Some(d) = self.ids[i].definition {
+                    if d >= t {
+                        return Err(Error::Cycle(format!(
+                            "transform {t} reads {}, which transform {d} defines",
+                            self.ids[i].name
+                        )));
+                    }
                 }
             }
             for o in tr.outputs() {

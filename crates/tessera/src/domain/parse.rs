@@ -103,6 +103,8 @@ fn lex(line_no: usize, text: &str) -> Result<Vec<Token>> {
 
 struct Cursor<'a> {
     toks: &'a [Token],
+    /// Name → IterDomain, kept in step with the schedule (constant-time lookups).
+    names: &'a std::collections::HashMap<String, usize>,
     pos: usize,
     line: usize,
     end_col: usize,
@@ -168,10 +170,12 @@ impl<'a> Cursor<'a> {
         }
     }
     /// An existing IterDomain.
-    fn id(&mut self, s: &Schedule) -> Result<usize> {
+    fn id(&mut self, _s: &Schedule) -> Result<usize> {
         let (name, col) = self.ident("an IterDomain name")?;
-        s.id(&name)
-            .map_err(|_| perr(self.line, col, format!("unknown IterDomain `{name}`")))
+        self.names
+            .get(&name)
+            .copied()
+            .ok_or_else(|| perr(self.line, col, format!("unknown IterDomain `{name}`")))
     }
     /// A list of existing IterDomains separated by spaces or commas.
     fn id_list(&mut self, s: &Schedule, stop: &str) -> Result<Vec<usize>> {
@@ -196,7 +200,17 @@ impl<'a> Cursor<'a> {
 /// and column.
 /// Example: `parse("I0 = iter 6\nI1, I2 = split I0 by 4\n")` has 3 IterDomains, extents 6, 2, 4.
 pub fn parse(text: &str) -> Result<Schedule> {
+    if text.len() > MAX_TEXT {
+        return Err(Error::InputTooLarge {
+            what: "the schedule text".into(),
+            size: text.len() as u64,
+            limit: MAX_TEXT as u64,
+        });
+    }
     let mut s = Schedule::new();
+    let mut alloc_line = 0;
+    let mut transform_lines = Vec::new();
+    let mut names = std::collections::HashMap::new();
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
         let toks = lex(line, raw)?;
@@ -205,19 +219,51 @@ pub fn parse(text: &str) -> Result<Schedule> {
         }
         let mut c = Cursor {
             toks: &toks,
+            names: &names,
             pos: 0,
             line,
             end_col: raw.trim_end().chars().count() + 1,
         };
         // Wrap library errors (no column) with the statement's position.
         let at = |e: Error, col: usize| match e {
-            Error::Parse { .. } => e,
-            other => perr(line, col, other.to_string()),
+            Error::Parse { .. } | Error::At { .. } => e,
+            other => Error::At {
+                line,
+                column: col,
+                error: Box::new(other),
+            },
         };
         statement(&mut s, &mut c).map_err(|e| at(e, 1))?;
+        transform_lines.resize(s.transforms.len(), line);
+        for (i, d) in s.ids.iter().enumerate().skip(names.len()) {
+            names.insert(d.name.clone(), i);
+        }
+        if matches!(toks.first(), Some(Token { tok: Tok::Ident(k), .. }) if k == "alloc") {
+            alloc_line = line;
+        }
+    }
+    // A loop domain that determines an index along two routes is refused at the transform's line
+    // (other plan errors, e.g. an undetermined index, are the analyses' to report).
+    if let Err(e @ Error::Overdetermined { index, .. }) = super::eval::plan(&s) {
+        return Err(Error::At {
+            line: transform_lines.get(index).copied().unwrap_or(0),
+            column: 1,
+            error: Box::new(e),
+        });
+    }
+    if alloc_line > 0 {
+        super::alloc::check_aliasing(&s).map_err(|e| Error::At {
+            line: alloc_line,
+            column: 1,
+            error: Box::new(e),
+        })?;
     }
     Ok(s)
 }
+
+/// The largest schedule text [`parse`] accepts, in bytes (1 MiB; real schedules are a few
+/// hundred bytes). Past it: [`Error::InputTooLarge`].
+pub const MAX_TEXT: usize = 1 << 20;
 
 fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
     let (first, _) = c.ident("a statement")?;
@@ -307,9 +353,12 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
                 _ => return Err(c.err("expected `%`, `>=`, `>` or `==`")),
             };
             c.done()?;
-            return s
-                .assume(fact)
-                .map_err(|e| perr(c.line, sym_col, e.to_string()));
+            let line = c.line;
+            return s.assume(fact).map_err(|e| Error::At {
+                line,
+                column: sym_col,
+                error: Box::new(e),
+            });
         }
         _ => {}
     }
@@ -325,8 +374,12 @@ fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
     let line = c.line;
     // Library errors (no position of their own) point at the transform.
     let lib = |e: Error| match e {
-        Error::Parse { .. } => e,
-        other => perr(line, op_col, other.to_string()),
+        Error::Parse { .. } | Error::At { .. } => e,
+        other => Error::At {
+            line,
+            column: op_col,
+            error: Box::new(other),
+        },
     };
     let need = |c: &Cursor, k: usize| {
         if names.len() == k {

@@ -74,6 +74,30 @@ pub struct Report {
     pub unswitch: Option<Unswitch>,
 }
 
+/// Hole-freedom without enumeration.
+///
+/// Pre: `by_theorems` is `derive_by_theorems_assuming(s, &[])`. Post: `Yes` when the theorems
+/// leave no condition (every index is in bound at every point, for every value the facts allow);
+/// `No` when the extents are concrete, every transform is a split or a merge and the theorems
+/// leave a condition (an indivisible split computed from its outputs reaches
+/// `ceilDiv(N, f)·f > N`: Theorem 1 and its converse, checked against enumeration in
+/// `tests/domain_validity.rs`); else `Unknown`.
+/// Example: `I0 = iter 1000000000` split by 7 is `No` without enumerating 10^9 points.
+pub fn hole_free_closed_form(s: &Schedule, by_theorems: &Derivation) -> Result<Decision> {
+    if by_theorems.chosen.is_empty() {
+        return Ok(Decision::Yes);
+    }
+    let only_split_merge = s
+        .transforms
+        .iter()
+        .all(|t| matches!(t, Transform::Split { .. } | Transform::Merge { .. }));
+    Ok(if only_split_merge && s.is_concrete() {
+        Decision::No
+    } else {
+        Decision::Unknown
+    })
+}
+
 /// Analyzes a schedule: enumeration (when concrete), predicates, allocation, accesses,
 /// obligations.
 ///
@@ -188,8 +212,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
                 Decision::No
             }
         }
-        None if by_theorems.chosen.is_empty() => Decision::Yes,
-        None => Decision::Unknown,
+        None => hole_free_closed_form(s, &by_theorems)?,
     };
     let undecided: Vec<usize> = splits
         .iter()
@@ -355,6 +378,9 @@ impl Report {
             match self.hole_free {
                 Decision::Yes => "yes",
                 Decision::No => "no",
+                Decision::Unknown if self.schedule.is_concrete() => {
+                    "undecided (too many points to enumerate, and no theorem decides it)"
+                }
                 Decision::Unknown => "undecided (symbolic)",
             }
         );

@@ -93,6 +93,9 @@ struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
     depth: usize,
+    /// `(byte, column - 1)` of the last column computed: columns are counted incrementally, so
+    /// parsing stays linear (a rank-250,000 layout asks for a column at every term).
+    col_cache: std::cell::Cell<(usize, usize)>,
 }
 
 /// Parses one expression; the whole input must be consumed.
@@ -108,6 +111,7 @@ pub fn parse(text: &str) -> Result<Expr> {
         s: text.as_bytes(),
         pos: 0,
         depth: 0,
+        col_cache: std::cell::Cell::new((0, 0)),
     };
     let e = p.expr()?;
     p.skip_ws();
@@ -125,9 +129,19 @@ impl Parser<'_> {
     }
 
     fn col(&self) -> usize {
-        // Columns count characters, not bytes.
-        let prefix = &self.s[..self.pos.min(self.s.len())];
-        String::from_utf8_lossy(prefix).chars().count() + 1
+        // Columns count characters (bytes that are not UTF-8 continuation bytes), from the last
+        // position asked for when the parser has moved forward.
+        let pos = self.pos.min(self.s.len());
+        let (mut at, mut chars) = self.col_cache.get();
+        if pos < at {
+            (at, chars) = (0, 0);
+        }
+        chars += self.s[at..pos]
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count();
+        self.col_cache.set((pos, chars));
+        chars + 1
     }
 
     fn error(&self, message: String) -> Error {

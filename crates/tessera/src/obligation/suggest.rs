@@ -17,6 +17,11 @@ pub const MAX_SUGGESTIONS: usize = 5;
 /// The most candidate evaluations spent on one error.
 const BUDGET: usize = 160;
 
+/// Suggestions are searched only when every argument has at most this many leaves: candidates
+/// are whole calls (one per leaf and nearby value), so the search is linear in the leaves per
+/// candidate; past the bound there are no suggestions (real layouts have a few dozen leaves).
+pub const MAX_SUGGEST_LEAVES: usize = 256;
+
 /// A checked suggestion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suggestion {
@@ -39,6 +44,9 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let Some(call) = f.call.clone().or_else(|| derive_call(f)) else {
         return Vec::new();
     };
+    if call.args.iter().any(|a| leaves(a) > MAX_SUGGEST_LEAVES) {
+        return Vec::new();
+    }
     let original = call.to_string();
     let mut cands = if call.op == "complement1" {
         complement1_candidates(&call)
@@ -105,6 +113,17 @@ fn ragged_suggestion(call: &Call) -> Option<Suggestion> {
         expr,
         value,
     })
+}
+
+/// Leaves of a value (integers count one), saturating.
+fn leaves(v: &Value) -> usize {
+    match v {
+        Value::Layout(l) => l.shape().as_ref().leaf_count(),
+        Value::Tuple(items) => items
+            .iter()
+            .fold(0usize, |a, x| a.saturating_add(leaves(x))),
+        _ => 1,
+    }
 }
 
 fn large(v: &Value) -> bool {

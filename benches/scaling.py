@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Scaling benchmark (issue 15): time of every parser and operation against input size.
+
+Runs `tessera batch` (the release binary unless --bin is given) on one request per operation and
+rank (1k -> 100k leaves by default, each request one JSON line) and prints seconds per rank and
+the growth exponent between the two largest ranks (1.0 = linear, 2.0 = quadratic). The
+process start-up is measured once (`size(1:1)`) and subtracted.
+
+    python3 benches/scaling.py                      # builds --release first
+    python3 benches/scaling.py --bin target/debug/tessera --ranks 1000,10000,100000
+"""
+import argparse, json, math, subprocess, sys, time
+
+
+def flat(n, strides):
+    step = max(1, n // 20)
+    two = [i % step == 0 for i in range(n)]
+    shape = ",".join("2" if t else "1" for t in two)
+    if strides == "mixed":
+        st = ",".join(str((i * 7919) % 1000 + 1) for i in range(n))
+    else:  # compact on the size-2 modes, 3 elsewhere
+        k, out = 0, []
+        for t in two:
+            out.append(str(2 ** k) if t else "3")
+            k += t
+        st = ",".join(out)
+    return f"({shape}):({st})"
+
+
+OPS = {
+    "parse+print": lambda n: flat(n, "mixed"),
+    "nested tuple": lambda n: "(" * 100 + ",".join(["(1,2)"] * (n // 2)) + ")" * 100,
+    "coalesce": lambda n: f"coalesce({flat(n, 'mixed')})",
+    "complement": lambda n: f"complement({flat(n, 'compact')})",
+    "complement (refused)": lambda n: f"complement({flat(n, 'mixed')})",
+    "composition": lambda n: f"composition({flat(n, 'compact')},{flat(n, 'compact')})",
+    "left_inverse": lambda n: f"left_inverse({flat(n, 'compact')})",
+    "right_inverse": lambda n: f"right_inverse({flat(n, 'compact')})",
+    "logical_divide": lambda n: f"logical_divide({flat(n, 'compact')},2:1)",
+    "logical_product": lambda n: f"logical_product({flat(n, 'compact')},2:1)",
+    "blocked_product": lambda n: f"blocked_product({flat(n, 'compact')},{flat(n, 'compact')})",
+    "max_common_vector": lambda n: f"max_common_vector({flat(n, 'compact')},{flat(n, 'compact')})",
+}
+
+
+def timed(binary, line):
+    t = time.perf_counter()
+    r = subprocess.run([binary, "batch"], input=line.encode(), capture_output=True, timeout=600,
+                       env={"TESSERA_MAX_INPUT_BYTES": str(1 << 30), "PATH": "/usr/bin:/bin"})
+    dt = time.perf_counter() - t
+    return dt, r.stdout[:60].decode(errors="replace").strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=None)
+    ap.add_argument("--ranks", default="1000,10000,100000")
+    a = ap.parse_args()
+    binary = a.bin
+    if binary is None:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "tessera-cli"], check=True)
+        binary = "target/release/tessera"
+    ranks = [int(x) for x in a.ranks.split(",")]
+    base = min(timed(binary, '{"id":0,"expr":"size(1:1)"}\n')[0] for _ in range(3))
+    print(f"start-up {base*1000:.1f} ms (subtracted); ranks {ranks}")
+    print(f"| operation | " + " | ".join(f"rank {n}" for n in ranks) + " | exponent |")
+    print("|---|" + "---|" * (len(ranks) + 1))
+    for name, make in OPS.items():
+        row = []
+        for n in ranks:
+            dt, _ = timed(binary, json.dumps({"id": 1, "expr": make(n)}) + "\n")
+            row.append(max(dt - base, 1e-4))
+        # Between the two largest ranks (the smallest are dominated by noise).
+        k = math.log(row[-1] / row[-2]) / math.log(ranks[-1] / ranks[-2])
+        print(f"| {name} | " + " | ".join(f"{t:.3f} s" for t in row) + f" | {k:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

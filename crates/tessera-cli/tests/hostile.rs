@@ -1,0 +1,671 @@
+//! Hostile input (issue 15): every subcommand, fed what a hostile or broken client would send,
+//! answers with the exact error code and exit status, within a wall-clock bound (a watchdog kills
+//! a hang) and under a memory limit (`ulimit -v`, 1 GiB of address space).
+//!
+//! Each case is one class of hostile input; `all_classes` runs them all and reports every
+//! failure at once.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Address-space limit of every run, in KiB.
+const MEMORY_KIB: u64 = 1 << 20;
+/// A run taking longer than this is a hang (debug build, shared 2-core machine).
+const HANG: Duration = Duration::from_secs(60);
+
+struct Out {
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `tessera ARGS` under the memory limit with `stdin`, killing it after [`HANG`].
+fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Out {
+    let bin = env!("CARGO_BIN_EXE_tessera");
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\""))
+        .arg(bin)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn");
+    let writer = stdin.map(|data| {
+        let mut w = child.stdin.take().unwrap();
+        let data = data.to_vec();
+        std::thread::spawn(move || {
+            let _ = w.write_all(&data);
+        })
+    });
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let ro = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = so.read_to_end(&mut b);
+        b
+    });
+    let re = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = se.read_to_end(&mut b);
+        b
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("tessera {args:?} hung (killed after {HANG:?})");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
+    Out {
+        status: status.code(),
+        stdout: String::from_utf8_lossy(&ro.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&re.join().unwrap()).into_owned(),
+    }
+}
+
+fn tmp(name: &str, content: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("tessera-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p: PathBuf = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// What a case expects.
+enum Want {
+    /// `error[CODE]` on stderr and this exit status.
+    Error(&'static str, i32),
+    /// Exit status 0 and this text on stdout.
+    Ok(&'static str),
+    /// Batch: the answers' codes (`ok` for an answer), in order.
+    Batch(Vec<&'static str>),
+    /// TMA: exit 1 and `error[CODE]` on stdout (the findings are the report).
+    Finding(&'static str),
+    /// No panic, whatever the status (broken pipes).
+    NoPanic,
+}
+
+struct Case {
+    name: &'static str,
+    args: Vec<String>,
+    stdin: Option<Vec<u8>>,
+    env: Vec<(&'static str, &'static str)>,
+    want: Want,
+}
+
+fn case(name: &'static str, args: &[&str], want: Want) -> Case {
+    Case {
+        name,
+        args: args.iter().map(|s| s.to_string()).collect(),
+        stdin: None,
+        env: Vec::new(),
+        want,
+    }
+}
+
+fn batch(name: &'static str, input: Vec<u8>, want: Vec<&'static str>) -> Case {
+    Case {
+        name,
+        args: vec!["batch".into()],
+        stdin: Some(input),
+        env: Vec::new(),
+        want: Want::Batch(want),
+    }
+}
+
+fn sched(name: &'static str, text: &str, want: Want) -> Case {
+    let f = tmp(&format!("{name}.tsch"), text.as_bytes());
+    Case {
+        name,
+        args: vec!["schedule".into(), f],
+        stdin: None,
+        env: Vec::new(),
+        want,
+    }
+}
+
+fn flat(n: usize) -> String {
+    format!("({}):({})", vec!["1"; n].join(","), vec!["0"; n].join(","))
+}
+
+fn cases() -> Vec<Case> {
+    let not_utf8 = tmp("bad.tsch", b"I0 = iter 6\n\xff\xfe\n");
+    let dir = std::env::temp_dir().to_string_lossy().into_owned();
+    let not_json = tmp("req.json", b"[1, 2");
+    let layout_file = tmp("layout.txt", b"(2,2):(1,2)\n");
+    let mut big_ids = String::new();
+    for i in 0..5000 {
+        big_ids.push_str(&format!("I{i} = iter 2\n"));
+    }
+    let mut v = vec![
+        // The expression language.
+        case(
+            "malformed notation",
+            &["eval", "((2,3):"],
+            Want::Error("parse_error", 2),
+        ),
+        case(
+            "deep nesting",
+            &["eval", &"(".repeat(100_000)],
+            Want::Error("parse_error", 2),
+        ),
+        case(
+            "value past 2^63",
+            &["eval", "9223372036854775808"],
+            Want::Error("parse_error", 2),
+        ),
+        case(
+            "value at 2^63 - 1 overflowing",
+            &["eval", "size((9223372036854775807,2))"],
+            Want::Error("overflow", 1),
+        ),
+        case(
+            "negative shape",
+            &["eval", "make_layout(-4)"],
+            Want::Error("non_positive_shape", 1),
+        ),
+        case(
+            "unknown function",
+            &["eval", "complemnt(4:1)"],
+            Want::Error("unknown_function", 1),
+        ),
+        case(
+            "enumeration past its bound",
+            &["eval", "left_inverse((2048,2048,2):(1,1,1))"],
+            Want::Error("too_large", 1),
+        ),
+        case(
+            "rank 20,000 layout",
+            &["eval", &format!("rank({})", flat(20_000))],
+            Want::Ok("20000"),
+        ),
+        Case {
+            env: vec![("TESSERA_MAX_INPUT_BYTES", "1000")],
+            ..case(
+                "expression over the input limit",
+                &["eval", &flat(1000)],
+                Want::Error("input_too_large", 2),
+            )
+        },
+        batch(
+            "NUL and control characters in an expression",
+            b"{\"id\":1,\"expr\":\"(2,\\u00003)\"}\n{\"id\":2,\"expr\":\"\\u001b[2J\"}\n".to_vec(),
+            vec!["parse_error", "parse_error"],
+        ),
+        // Schedules.
+        case(
+            "/dev/zero as a schedule",
+            &["schedule", "/dev/zero"],
+            Want::Error("input_too_large", 2),
+        ),
+        case(
+            "/dev/urandom as a schedule",
+            &["schedule", "/dev/urandom"],
+            Want::Error("input_too_large", 2),
+        ),
+        case(
+            "invalid UTF-8 schedule",
+            &["schedule", &not_utf8],
+            Want::Error("invalid_utf8", 2),
+        ),
+        case(
+            "a directory as a schedule",
+            &["schedule", &dir],
+            Want::Error("io", 2),
+        ),
+        case(
+            "missing schedule file",
+            &["schedule", "/no/such/file.tsch"],
+            Want::Error("io", 2),
+        ),
+        sched(
+            "self merge",
+            "I0 = iter 6\nM = merge I0, I0\n",
+            Want::Error("self_merge", 1),
+        ),
+        sched(
+            "IterDomain split twice",
+            "I0 = iter 6\nA, B = split I0 by 2\nC, D = split I0 by 3\n",
+            Want::Error("overdetermined", 1),
+        ),
+        sched(
+            "merge with its own output",
+            "I0 = iter 6\nI1, I2 = split I0 by 2\nM = merge I0, I1\n",
+            Want::Error("overdetermined", 1),
+        ),
+        sched(
+            "loop naming an IterDomain and its output",
+            "I0 = iter 6\nI1, I2 = split I0 by 2\nloop I0 I1 I2\n",
+            Want::Error("overdetermined", 1),
+        ),
+        sched(
+            "aliasing allocation (stride 0)",
+            "I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I1 I2 strides 0 0\n",
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
+            "IterDomain allocated twice",
+            "I0 = iter 6\nI1, I2 = split I0 by 3\nalloc I1 I1\n",
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
+            "extent overflow in a merge",
+            "I0 = iter 9223372036854775807\nI1 = iter 2\nM = merge I0, I1\n",
+            Want::Error("overflow", 1),
+        ),
+        sched(
+            "too many IterDomains",
+            &big_ids,
+            Want::Error("too_large", 1),
+        ),
+        sched(
+            "a loop listing one IterDomain 200,000 times",
+            &format!("I0 = iter 8\nloop {}\n", vec!["I0"; 200_000].join(" ")),
+            Want::Error("bad_loop", 1),
+        ),
+        sched(
+            "undefined name",
+            "I1, I2 = split I9 by 4\n",
+            Want::Error("parse", 2),
+        ),
+        sched(
+            "zero split factor",
+            "I0 = iter 6\nA, B = split I0 by 0\n",
+            Want::Error("bad_factor", 1),
+        ),
+        sched(
+            "an extent of 10^9, decided without enumeration",
+            "I0 = iter 1000000000\nI1, I2 = split I0 by 7\n",
+            Want::Ok("hole-free: no"),
+        ),
+        sched(
+            "integer past 2^63 in a schedule",
+            "I0 = iter 99999999999999999999\n",
+            Want::Error("parse", 2),
+        ),
+        // Reports.
+        case(
+            "/dev/zero as a report",
+            &["report", "/dev/zero"],
+            Want::Error("input_too_large", 2),
+        ),
+        case(
+            "unwritable report output",
+            &["report", &layout_file, "-o", "/proc/no/such/dir/out.html"],
+            Want::Error("io", 2),
+        ),
+        // TMA requests.
+        case(
+            "/dev/zero as a TMA request",
+            &["tma", "--file", "/dev/zero"],
+            Want::Error("input_too_large", 2),
+        ),
+        case(
+            "TMA request not JSON",
+            &["tma", "--file", &not_json],
+            Want::Error("bad_json", 2),
+        ),
+        case(
+            "TMA alignment 0",
+            &[
+                "tma", "--dtype", "f16", "--shape", "64,64", "--box", "64,64", "--align", "0",
+            ],
+            Want::Error("bad_argument", 2),
+        ),
+        case(
+            "TMA sm 0",
+            &[
+                "tma", "--dtype", "f16", "--shape", "64,64", "--box", "64,64", "--sm", "0",
+            ],
+            Want::Error("bad_argument", 2),
+        ),
+        case(
+            "TMA without a dtype",
+            &["tma", "--shape", "64,64", "--box", "64,64"],
+            Want::Error("bad_argument", 2),
+        ),
+        case(
+            "TMA extent past 2^64",
+            &[
+                "tma",
+                "--dtype",
+                "f16",
+                "--shape",
+                "18446744073709551616",
+                "--box",
+                "1",
+            ],
+            Want::Error("bad_argument", 2),
+        ),
+        case(
+            "TMA absurd box",
+            &[
+                "tma",
+                "--dtype",
+                "f16",
+                "--shape",
+                "64,64",
+                "--box",
+                "64,1099511627776",
+            ],
+            Want::Finding("tma_box_dim"),
+        ),
+        case(
+            "TMA rank 6",
+            &[
+                "tma",
+                "--dtype",
+                "f16",
+                "--shape",
+                "8,8,8,8,8,8",
+                "--box",
+                "8,8,8,8,8,8",
+            ],
+            Want::Finding("tma_rank"),
+        ),
+        // Pictures of enormous layouts.
+        case(
+            "picture of a 10^10-cell layout",
+            &["show", "--svg", "(100000,100000):(1,100000)"],
+            Want::Error("too_large", 1),
+        ),
+        case(
+            "TV picture of an enormous tile",
+            &[
+                "show",
+                "--tv",
+                "((4,8),(2,2)):((32,1),(16,8))",
+                "--tile",
+                "100000,100000",
+            ],
+            Want::Error("too_large", 1),
+        ),
+        case(
+            "unwritable picture output",
+            &[
+                "show",
+                "--svg",
+                "(2,2):(1,2)",
+                "-o",
+                "/proc/no/such/dir/x.svg",
+            ],
+            Want::Error("io", 2),
+        ),
+        // The simplifier and explain.
+        case(
+            "simplifier parse error",
+            &["simplify", "(x +"],
+            Want::Error("parse", 2),
+        ),
+        case(
+            "simplifier input past its bound",
+            &["simplify", &vec!["x"; 30_000].join(" + ")],
+            Want::Error("too_large", 1),
+        ),
+        case(
+            "unknown code",
+            &["explain", "no_such_code"],
+            Want::Error("bad_argument", 2),
+        ),
+        // The batch protocol.
+        batch(
+            "blank lines in batch",
+            b"\n   \n{\"id\":1,\"expr\":\"size(4:1)\"}\n".to_vec(),
+            vec!["bad_request", "bad_request", "ok"],
+        ),
+        Case {
+            env: vec![("TESSERA_MAX_INPUT_BYTES", "1000")],
+            ..batch(
+                "batch line over the limit",
+                format!(
+                    "{{\"id\":1,\"expr\":\"{}\"}}\n{{\"id\":2,\"expr\":\"1\"}}\n",
+                    "(".repeat(5000)
+                )
+                .into_bytes(),
+                vec!["input_too_large", "ok"],
+            )
+        },
+        batch(
+            "invalid UTF-8 batch line",
+            b"{\"id\":1,\"expr\":\"\xff\"}\n{\"id\":2,\"expr\":\"1\"}\n".to_vec(),
+            vec!["invalid_utf8", "ok"],
+        ),
+        batch(
+            "a 5 MB batch line without a newline",
+            vec![b'('; 5 << 20],
+            vec!["input_too_large"],
+        ),
+        batch(
+            "batch line that is not JSON",
+            b"{\"id\": 1, \"expr\": \n[]\n\"x\"\n".to_vec(),
+            vec!["bad_request", "bad_request", "bad_request"],
+        ),
+        batch(
+            "batch TMA request with an unknown key",
+            b"{\"id\":1,\"tma\":{\"dtype\":\"f16\",\"shape\":[64],\"box\":[64],\"bogus\":1}}\n"
+                .to_vec(),
+            vec!["bad_json"],
+        ),
+        batch(
+            "batch schedule request that is meaningless",
+            b"{\"id\":1,\"schedule\":\"I0 = iter 6\\nM = merge I0, I0\\n\"}\n".to_vec(),
+            vec!["self_merge"],
+        ),
+        batch(
+            "batch request with two kinds",
+            b"{\"id\":1,\"expr\":\"1\",\"schedule\":\"I0 = iter 2\"}\n".to_vec(),
+            vec!["bad_request"],
+        ),
+        batch(
+            "batch protocol version 2",
+            b"{\"id\":1,\"version\":2,\"expr\":\"1\"}\n".to_vec(),
+            vec!["bad_request"],
+        ),
+        batch(
+            "batch expression of rank 160,000",
+            format!("{{\"id\":1,\"expr\":\"rank({})\"}}\n", flat(160_000)).into_bytes(),
+            vec!["ok"],
+        ),
+    ];
+    // Broken pipes: stdout closed by the reader (`| head -c 1`).
+    let big: Vec<u8> = (0..20_000)
+        .flat_map(|i| format!("{{\"id\":{i},\"expr\":\"size(4:1)\"}}\n").into_bytes())
+        .collect();
+    v.push(Case {
+        name: "batch into a closed pipe",
+        args: vec!["batch".into()],
+        stdin: Some(big),
+        env: vec![],
+        want: Want::NoPanic,
+    });
+    v
+}
+
+fn check(c: &Case) -> Result<(), String> {
+    let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+    let o = if matches!(c.want, Want::NoPanic) {
+        // Close stdout after one byte.
+        let bin = env!("CARGO_BIN_EXE_tessera");
+        let mut child = Command::new(bin)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut w = child.stdin.take().unwrap();
+        let data = c.stdin.clone().unwrap_or_default();
+        let t = std::thread::spawn(move || {
+            let _ = w.write_all(&data);
+        });
+        let mut so = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        let _ = so.read_exact(&mut one);
+        drop(so);
+        let out = child.wait_with_output().unwrap();
+        let _ = t.join();
+        Out {
+            status: out.status.code(),
+            stdout: String::new(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    } else {
+        run(&args, c.stdin.as_deref(), &c.env)
+    };
+    if o.stderr.contains("panicked") {
+        return Err(format!(
+            "panicked: {}",
+            &o.stderr[..o.stderr.len().min(300)]
+        ));
+    }
+    match &c.want {
+        Want::Error(code, status) => {
+            if o.status != Some(*status) || !o.stderr.contains(&format!("error[{code}]")) {
+                return Err(format!(
+                    "want error[{code}] exit {status}, got exit {:?}: {}",
+                    o.status,
+                    &o.stderr[..o.stderr.len().min(300)]
+                ));
+            }
+        }
+        Want::Ok(text) => {
+            if o.status != Some(0) || !o.stdout.contains(text) {
+                return Err(format!(
+                    "want exit 0 and `{text}`, got {:?}: {} {}",
+                    o.status,
+                    &o.stdout[..o.stdout.len().min(300)],
+                    &o.stderr[..o.stderr.len().min(300)]
+                ));
+            }
+        }
+        Want::Finding(code) => {
+            if o.status != Some(1) || !o.stdout.contains(&format!("error[{code}]")) {
+                return Err(format!(
+                    "want finding {code}, got {:?}: {}",
+                    o.status, o.stdout
+                ));
+            }
+        }
+        Want::Batch(codes) => {
+            let got: Vec<String> = o
+                .stdout
+                .lines()
+                .map(|l| {
+                    let v: serde_json::Value = serde_json::from_str(l).expect("answer is JSON");
+                    if v.get("ok").is_some() {
+                        "ok".to_string()
+                    } else {
+                        v["error"]["code"].as_str().unwrap_or("?").to_string()
+                    }
+                })
+                .collect();
+            if o.status != Some(0) || got != *codes {
+                return Err(format!("want {codes:?}, got {got:?} (exit {:?})", o.status));
+            }
+        }
+        Want::NoPanic => {}
+    }
+    Ok(())
+}
+
+#[test]
+fn all_classes() {
+    let cases = cases();
+    assert!(cases.len() >= 40, "{} classes", cases.len());
+    let mut failures = Vec::new();
+    let mut slowest = (Duration::ZERO, "");
+    for c in &cases {
+        let t = Instant::now();
+        if let Err(e) = check(c) {
+            failures.push(format!("{}: {e}", c.name));
+        }
+        slowest = slowest.max((t.elapsed(), c.name));
+    }
+    eprintln!(
+        "{} classes; slowest: {} ({:?})",
+        cases.len(),
+        slowest.1,
+        slowest.0
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn batch_echoes_ids_byte_for_byte_and_keeps_order_with_threads() {
+    let ids = [
+        "18446744073709551616",
+        "-0.0",
+        "1.0e400",
+        "\"\\u00e9\"",
+        "{\"a\":[1,2.50]}",
+        "null",
+        "true",
+        "123456789012345678901234567890",
+    ];
+    let mut input = String::new();
+    for id in ids {
+        input.push_str(&format!("{{\"id\":{id},\"expr\":\"size(4:1)\"}}\n"));
+    }
+    let o = run(&["batch"], Some(input.as_bytes()), &[]);
+    let got: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(got.len(), ids.len());
+    for (line, id) in got.iter().zip(ids) {
+        assert_eq!(*line, format!("{{\"id\":{id},\"ok\":\"4\"}}"));
+    }
+    // --threads: 300 requests of mixed cost, answers in input order.
+    let mut input = String::new();
+    for i in 0..300 {
+        let e = if i % 7 == 0 {
+            "complement((2,2):(1,1))".to_string()
+        } else {
+            format!("size({}:1)", i + 1)
+        };
+        input.push_str(&format!("{{\"id\":{i},\"expr\":\"{e}\"}}\n"));
+    }
+    let one = run(&["batch"], Some(input.as_bytes()), &[]);
+    let four = run(&["batch", "--threads", "4"], Some(input.as_bytes()), &[]);
+    assert_eq!(one.status, Some(0));
+    assert_eq!(four.status, Some(0));
+    assert_eq!(one.stdout.lines().count(), 300);
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn batch_answers_each_line_before_the_next_arrives() {
+    let bin = env!("CARGO_BIN_EXE_tessera");
+    let mut child = Command::new(bin)
+        .arg("batch")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut w = child.stdin.take().unwrap();
+    let mut r = std::io::BufReader::new(child.stdout.take().unwrap());
+    for i in 0..3 {
+        writeln!(w, "{{\"id\":{i},\"expr\":\"size(8:1)\"}}").unwrap();
+        w.flush().unwrap();
+        // The answer arrives while stdin is still open.
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+        assert_eq!(line, format!("{{\"id\":{i},\"ok\":\"8\"}}\n"));
+    }
+    drop(w);
+    assert!(child.wait().unwrap().success());
+}
