@@ -271,10 +271,7 @@ pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
         modes.push(Mode::new((m.stride / cur).max(1), cur));
         cur = arith::mul(m.shape, m.stride)?.max(cur);
     }
-    let m_total = cotarget
-        .as_ref()
-        .leaves()
-        .try_fold(1i64, arith::mul)?;
+    let m_total = cotarget.as_ref().leaves().try_fold(1i64, arith::mul)?;
     modes.push(Mode::new(arith::ceil_div(m_total, cur).max(1), cur));
     let r = super::coalesce(&Layout::flat(modes))?;
     // Postcondition, checked: ordered and disjoint from A's image (0 aside).
