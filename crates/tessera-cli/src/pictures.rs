@@ -36,6 +36,9 @@ pub struct ShowArgs {
     #[arg(long, value_name = "DIMS")]
     pub element_strides: Option<String>,
     /// Write the SVG to this file instead of standard output.
+    /// Element size in bytes for `--svg` of a swizzled layout (cells coloured by 16-byte chunk).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub bytes: i64,
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -155,6 +158,14 @@ pub fn show(args: ShowArgs) -> ExitCode {
         };
     }
     if args.svg {
+        if let Ok(f) = notation::eval(text).map(|v| v.to_any_layout()) {
+            if let Some(f) = f.filter(|f| !f.is_plain()) {
+                return match render::layout::swizzle_svg(&f, args.bytes) {
+                    Ok(p) => emit(&p.svg, out),
+                    Err(e) => render_error(text, &e),
+                };
+            }
+        }
         return match layout_of(text).and_then(|l| render::layout_svg(&l)) {
             Ok(p) => emit(&p.svg, out),
             Err(e) => render_error(text, &e),

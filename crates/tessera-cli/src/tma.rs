@@ -65,6 +65,11 @@ pub struct Args {
     /// Target compute capability with TMA: 90, 100, 101, 103, 110, 120 or 121 (default 90).
     #[arg(long)]
     pub sm: Option<u32>,
+    /// The shared-memory layout the consumer expects (e.g.
+    /// `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))`), one mode per box dimension in
+    /// `--box` order: checked to equal, as a function, the box TMA writes with `--swizzle`.
+    #[arg(long, value_name = "LAYOUT")]
+    pub smem: Option<String>,
     /// Print JSON instead of the readable report.
     #[arg(long)]
     pub json: bool,
@@ -832,9 +837,65 @@ pub fn run(a: Args) -> ExitCode {
         render(&rep)
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if let Some(smem) = &a.smem {
+        match smem_report(&r, smem) {
+            Ok((t, ok)) => {
+                let _ = std::io::stdout().lock().write_all(t.as_bytes());
+                if !ok {
+                    return ExitCode::from(1);
+                }
+            }
+            Err(e) => return fail(e.code(), e),
+        }
+    }
     if rep.valid() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `--smem LAYOUT`: is the box TMA writes with the requested swizzle exactly this layout?
+fn smem_report(r: &Request, text: &str) -> Result<(String, bool), tessera::Error> {
+    use tessera::tma::smem;
+    let want = tessera::notation::eval(text)?
+        .to_any_layout()
+        .ok_or_else(|| tessera::Error::Type {
+            op: "tma --smem".into(),
+            position: 1,
+            expected: "a layout or a composed layout",
+            found: text.to_string(),
+        })?;
+    let c = smem::check(r.dtype, &r.box_dims, r.swizzle, &want)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "\nshared memory (--smem):");
+    let _ = writeln!(out, "  TMA writes the box as {}", c.written);
+    let _ = writeln!(out, "  the consumer expects  {want}");
+    let ok = c.mismatch.is_none();
+    match &c.mismatch {
+        None => {
+            let _ = writeln!(
+                out,
+                "  equal as functions on all {} box elements: the swizzle {} matches",
+                r.box_dims.iter().product::<u64>(),
+                r.swizzle.name()
+            );
+        }
+        Some((crd, got, exp)) => {
+            let _ = writeln!(
+                out,
+                "error[tma_smem_mismatch] at box coordinate {crd} TMA writes element {got}, the consumer reads {exp}"
+            );
+            if c.modes_that_match.is_empty() {
+                let _ = writeln!(out, "  no TMA swizzle mode writes this layout");
+            }
+            for m in &c.modes_that_match {
+                let _ = writeln!(out, "  suggestion (checked): --swizzle {}", m.name());
+            }
+        }
+    }
+    for a in &c.atoms_that_match {
+        let _ = writeln!(out, "  atom (checked): {a} is what this descriptor writes");
+    }
+    Ok((out, ok))
 }

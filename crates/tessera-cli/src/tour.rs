@@ -173,6 +173,7 @@ pub fn tour() -> String {
     t.eval("logical_divide((3,5):(5,1),2:1)");
     t.say("  Its ragged form: the padded domain, with the one hole (section 8):");
     t.eval("ragged_logical_divide((3,5):(5,1),2:1)");
+    swizzled_tile(&mut t);
 
     domains(&mut t);
     tma_section(&mut t);
@@ -446,6 +447,67 @@ fn domains(t: &mut Tour) {
                 Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
             },
             (Err(e), _) | (_, Err(e)) => t.say(&format!("    error[{}]: {e}", e.code())),
+        }
+    }
+}
+
+/// A real SM90 operand tile in swizzled shared memory: the K-major SW128 GMMA atom for half_t,
+/// tiled to a 128x64 CTA tile, written by a 128B-swizzle TMA box.
+fn swizzled_tile(t: &mut Tour) {
+    use tessera::tma::{smem, DataType, Swizzle};
+    t.say("  (f) A swizzled SM90 operand tile: the A operand of a half-precision GEMM, K-major,");
+    t.say("      128x64 per CTA, staged with CUTLASS's GMMA::Layout_K_SW128_Atom<half_t>:");
+    t.eval("GMMA::Layout_K_SW128_Atom<half_t>");
+    let Some(tile) = t
+        .eval("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(128,64))")
+        .and_then(|v| v.to_any_layout())
+    else {
+        return;
+    };
+    let n = tile.size().unwrap_or(0);
+    let mut seen = vec![false; usize::try_from(n).unwrap_or(0)];
+    let mut bijective = true;
+    for i in 0..n {
+        match tile.eval(i).ok().and_then(|x| usize::try_from(x).ok()) {
+            Some(x) if x < seen.len() && !seen[x] => seen[x] = true,
+            _ => bijective = false,
+        }
+    }
+    t.say(&format!(
+        "    a bijection of the {n} elements onto [0, {n}) (every element once, no gap): {bijective}"
+    ));
+    t.say("    the first 8 rows and 16 columns: each 16-byte chunk (8 halves) moves with its row");
+    if let Some(v) = notation::eval("composition(GMMA::Layout_K_SW128_Atom<half_t>,(8,16))")
+        .ok()
+        .and_then(|v| v.to_any_layout())
+    {
+        if let Ok(table) = notation::print_layout_any(&v) {
+            for line in table.lines() {
+                t.say(&format!("      {line}"));
+            }
+        }
+    }
+    if let Some(Value::Int(v)) = t.eval(
+        "max_common_vector(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(128,64)),(128,64):(64,1))",
+    ) {
+        t.say(&format!(
+            "    the widest copy from a row-major tile that stays contiguous: {v} halves = {} bytes",
+            2 * v
+        ));
+    }
+    for mode in [Swizzle::B128, Swizzle::B64] {
+        match smem::check(DataType::F16, &[128, 64], mode, &tile) {
+            Ok(c) => t.say(&format!(
+                "    a TMA box [128, 64] with swizzle {} writes {}: {}",
+                mode.name(),
+                c.written,
+                match &c.mismatch {
+                    None => "exactly this tile".to_string(),
+                    Some((crd, got, want)) =>
+                        format!("NOT this tile (at {crd}: TMA writes {got}, the MMA reads {want})"),
+                }
+            )),
+            Err(e) => t.say(&format!("    error[{}]: {e}", e.code())),
         }
     }
 }

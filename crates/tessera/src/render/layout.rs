@@ -219,6 +219,78 @@ pub fn tv_svg(tv: &Layout, m: i64, n: i64) -> Result<Picture> {
     })
 }
 
+/// A swizzled (or any) layout's grid with each cell coloured by its 16-byte chunk within the
+/// 128-byte row, which is also its shared-memory bank group (banks `4k..4k+3`): cell `(m, n)`
+/// holds `f(m, n)` and is filled with the colour of `(f(m, n) · bytes / 16) mod 8`, so a swizzle
+/// shows as the chunk colours permuting from row to row (CUTLASS's docs draw them this way).
+///
+/// Pre: the innermost layout has rank 1 or 2 with at most `MAX_CELLS` cells; `bytes ≥ 1` (the
+/// element size). Post: one mark per cell, in row-major order; a legend names the 8 groups.
+///
+/// ```
+/// let f: tessera::layout::AnyLayout = "Sw<3,3,3> o 0 o (8,64):(64,1)".parse().unwrap();
+/// let p = tessera::render::layout::swizzle_svg(&f, 2).unwrap();
+/// assert!(p.svg.contains("16-byte chunk"));
+/// ```
+pub fn swizzle_svg(f: &crate::layout::AnyLayout, bytes: i64) -> Result<Picture> {
+    let l = f.shape_layout("show --svg")?.clone();
+    if bytes < 1 {
+        return Err(crate::Error::NonPositiveShape {
+            value: bytes,
+            context: "element size in bytes".into(),
+        }
+        .into());
+    }
+    let (rows, cols) = axes(&l);
+    let (nr, nc) = (rows.size()?, cols.size()?);
+    check_cells(|| format!("the layout {f}"), nr as u64, nc as u64)?;
+    let mut rb = Vec::new();
+    blocks(rows.tree(), 1, &mut rb);
+    let mut cb = Vec::new();
+    blocks(cols.tree(), 1, &mut cb);
+    let rank2 = !(l.is_leaf() || l.rank() == 1);
+    let mut cells = Vec::with_capacity((nr * nc) as usize);
+    for m in 0..nr {
+        for n in 0..nc {
+            let i = if rank2 {
+                f.crd2idx(&crate::layout::IntTuple::flat([m, n]))?
+            } else {
+                f.eval(n)?
+            };
+            let chunk = arith::mul(i, bytes)?.div_euclid(16).rem_euclid(8);
+            cells.push(Cell {
+                fill: index_color(chunk),
+                label: i.to_string(),
+                tooltip: format!(
+                    "byte {} · chunk {chunk} · banks {}..{}",
+                    i * bytes,
+                    4 * chunk,
+                    4 * chunk + 3
+                ),
+            });
+        }
+    }
+    let legend = (0..8)
+        .map(|k| {
+            (
+                index_color(k),
+                format!("chunk {k}: banks {}-{}", 4 * k, 4 * k + 3),
+            )
+        })
+        .collect();
+    draw(&Grid {
+        title: vec![
+            f.to_string(),
+            format!("{bytes}-byte elements; cells coloured by 16-byte chunk (= bank group) within each 128-byte row"),
+        ],
+        rows: Axis::numbered(if rank2 { format!("mode 0: {rows}") } else { String::new() }, nr as u64, rb),
+        cols: Axis::numbered(format!("mode 1: {cols}"), nc as u64, cb),
+        cells,
+        legend,
+        outline: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 pub mod error;
 pub mod ragged;
 pub mod rules;
+pub mod smem;
 pub mod suggest;
 pub mod tiling;
 
