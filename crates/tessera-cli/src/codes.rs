@@ -364,6 +364,12 @@ pub const OTHER: &[Code] = &[
         explanation: "The boxes-over-tensor layout could not be formed (the message says why).",
         example: "tessera tma ... (see docs/tma.md; `tessera tma --json` lists the failed rules)",
     },
+    Code {
+        code: "tma_smem_mismatch",
+        title: "the box TMA writes is not the shared-memory layout the consumer expects",
+        explanation: "With `--smem LAYOUT`, the box the descriptor writes with its swizzle mode (Swizzle<1,4,3>, <2,4,3> or <3,4,3> over bytes, recast to the element type) must equal LAYOUT as a function on every box element. The message names the first box coordinate where they differ and the two element offsets; the checked suggestions are the swizzle modes that do write LAYOUT, and the GMMA atoms whose tiling is what the descriptor writes.",
+        example: "tessera tma --dtype f16 --shape 4096,4096 --box 64,64 --swizzle 64B --smem 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))'",
+    },
 ];
 
 /// The entry of a code.

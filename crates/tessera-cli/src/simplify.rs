@@ -18,7 +18,7 @@ pub struct Args {
     pub rules: bool,
 }
 
-/// Runs the command: prints the simplified form (and rules), or `error[code]: …` with the status
+/// Runs the command: prints the simplified form (and rules), or `error[CODE]: …` with the status
 /// of [`crate::exit`] (2 for a parse error, 1 for a refusal).
 ///
 /// Pre: none. Post: never panics on output errors. Example: `tessera simplify 'i0 / 2 / 3'`

@@ -1,7 +1,7 @@
 //! Every error code the tool can print is explained by `tessera explain` and documented in
 //! `docs/errors.md`. The codes are enumerated from the sources: the string literals of every
-//! `fn code(&self)` and the codes the CLI passes to `fail`, `error`, `status` or returns as
-//! `("code", …)` / `("code".to_string(), …)` pairs.
+//! `fn code(&self)`, the codes the CLI passes to `fail`, `error`, `status` or returns as
+//! `("code", …)` / `("code".to_string(), …)` pairs, and the literal `error[code]` it prints.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,6 +60,14 @@ fn codes_in_sources() -> Vec<String> {
             let flat: String = text.chars().filter(|c| !c.is_whitespace()).collect();
             for p in ["fail(\"", "error(\"", "status(\"", "\"code\":\""] {
                 literals_after(&flat, p, &mut codes);
+            }
+            // Diagnostics written as text: `error[code]`.
+            for piece in flat.split("error[").skip(1) {
+                if let Some((lit, _)) = piece.split_once(']') {
+                    if is_code(lit) {
+                        codes.push(lit.to_string());
+                    }
+                }
             }
             // `("code", format!(…))` and `("code".to_string(), …)` pairs (not `f("x", …)` calls).
             let mut rest = flat.as_str();
