@@ -2,27 +2,14 @@
 
 use std::process::Command;
 
+mod common;
+
 fn banks(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .arg("banks")
-        .args(args)
-        .output()
-        .expect("tessera runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::sub("banks", args)
 }
 
 fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let (code, out, err) = banks(&a);
-    (
-        code,
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}")),
-    )
+    common::sub_json("banks", args)
 }
 
 #[test]

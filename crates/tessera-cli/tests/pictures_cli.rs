@@ -1,26 +1,13 @@
 //! `tessera show --svg/--tv/--svg-tma`, `tessera schedule --svg`, `tessera report`: end to end.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-fn tessera(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .output()
-        .expect("tessera runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::tessera;
 
 fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/schedules")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    common::example("schedules", name)
 }
 
 fn scratch(name: &str) -> PathBuf {

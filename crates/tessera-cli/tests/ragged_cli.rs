@@ -1,30 +1,9 @@
 //! `tessera eval --ragged`, the `"ragged": true` batch field and the ragged suggestion of a plain
 //! divide's error.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn tessera(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.unwrap_or("").to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().expect("waits");
-    writer.join().expect("writer");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::tessera_stdin as tessera;
 
 #[test]
 fn eval_ragged_gemm_m1000() {

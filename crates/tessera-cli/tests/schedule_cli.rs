@@ -4,25 +4,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/schedules")
 }
 
 fn tessera(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .arg("schedule")
-        .args(args)
-        .output()
-        .expect("tessera runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::sub("schedule", args)
 }
 
 fn ex(name: &str) -> String {
-    examples().join(name).to_string_lossy().into_owned()
+    common::example("schedules", name)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -1,18 +1,8 @@
 //! End-to-end tests of `tessera simplify` (reference Examples 20 and 26).
 
-use std::process::Command;
+mod common;
 
-fn tessera(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::tessera;
 
 #[test]
 fn simplify_prints_the_canonical_form_and_rules() {

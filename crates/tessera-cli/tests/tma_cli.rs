@@ -1,41 +1,23 @@
 //! `tessera tma`: flags, JSON files, `--json`, exit codes, the driver-verdict comparison.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn tma(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .arg("tma")
-        .args(args)
-        .output()
-        .expect("tessera runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::sub("tma", args)
 }
 
 fn ex(name: &str) -> String {
-    root()
-        .join("examples/tma")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    common::example("tma", name)
 }
 
 fn json(args: &[&str]) -> (i32, serde_json::Value) {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let (code, out, err) = tma(&a);
-    (
-        code,
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}")),
-    )
+    common::sub_json("tma", args)
 }
 
 #[test]
