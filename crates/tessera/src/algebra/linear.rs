@@ -247,6 +247,42 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
+/// `TooManyBits` unless `bits` output bits fit in [`MAX_BITS`].
+fn check_out_bits(bits: u32) -> LResult<()> {
+    if bits > MAX_BITS {
+        return Err(LinearError::TooManyBits {
+            what: "outputs",
+            bits,
+        });
+    }
+    Ok(())
+}
+
+/// `TooManyBits` unless `bits` input bits fit in [`MAX_BITS`].
+fn check_in_bits(bits: usize) -> LResult<()> {
+    if bits > MAX_BITS as usize {
+        return Err(LinearError::TooManyBits {
+            what: "inputs",
+            bits: bits as u32,
+        });
+    }
+    Ok(())
+}
+
+/// The one-dimensional layout `offset -> offset` with the given bases over `size_bits` bits.
+fn offset_layout(bases: Vec<u64>, size_bits: u32) -> LinearLayout {
+    LinearLayout {
+        ins: vec![InDim {
+            name: "offset".into(),
+            bases,
+        }],
+        outs: vec![OutDim {
+            name: "offset".into(),
+            bits: size_bits,
+        }],
+    }
+}
+
 fn unique<'a>(op: &'static str, names: impl Iterator<Item = &'a str>) -> LResult<()> {
     let mut seen: Vec<&str> = Vec::new();
     for n in names {
@@ -345,12 +381,7 @@ impl LinearLayout {
         for &(name, size) in outs {
             let bits = log2_exact(|| format!("size of output `{name}`"), size)?;
             total += bits;
-            if total > MAX_BITS {
-                return Err(LinearError::TooManyBits {
-                    what: "outputs",
-                    bits: total,
-                });
-            }
+            check_out_bits(total)?;
             out_dims.push(OutDim {
                 name: name.to_string(),
                 bits,
@@ -360,12 +391,7 @@ impl LinearLayout {
         let mut in_total = 0usize;
         for (name, bases) in ins {
             in_total += bases.len();
-            if in_total > MAX_BITS as usize {
-                return Err(LinearError::TooManyBits {
-                    what: "inputs",
-                    bits: in_total as u32,
-                });
-            }
+            check_in_bits(in_total)?;
             let mut flat = Vec::with_capacity(bases.len());
             for (i, b) in bases.iter().enumerate() {
                 if b.len() != outs.len() {
@@ -445,12 +471,7 @@ impl LinearLayout {
     pub fn strided_1d(size: u64, stride: u64, input: &str, output: &str) -> LResult<LinearLayout> {
         let bits = log2_exact(|| "strided size".into(), size)?;
         let s = log2_exact(|| "stride".into(), stride)?;
-        if bits + s > MAX_BITS {
-            return Err(LinearError::TooManyBits {
-                what: "outputs",
-                bits: bits + s,
-            });
-        }
+        check_out_bits(bits + s)?;
         Ok(LinearLayout {
             ins: vec![InDim {
                 name: input.into(),
@@ -475,6 +496,45 @@ impl LinearLayout {
 
     fn in_index(&self, name: &str) -> Option<usize> {
         self.ins.iter().position(|d| d.name == name)
+    }
+
+    /// The input dimensions with every basis mapped by `f` (names and order kept).
+    fn map_bases(&self, mut f: impl FnMut(u64) -> u64) -> Vec<InDim> {
+        self.ins
+            .iter()
+            .map(|d| InDim {
+                name: d.name.clone(),
+                bases: d.bases.iter().map(|&b| f(b)).collect(),
+            })
+            .collect()
+    }
+
+    /// The input dimensions as output dimensions (names kept, one bit per basis): the outputs of
+    /// an inverse.
+    fn ins_as_outs(&self) -> Vec<OutDim> {
+        self.ins
+            .iter()
+            .map(|d| OutDim {
+                name: d.name.clone(),
+                bits: d.bases.len() as u32,
+            })
+            .collect()
+    }
+
+    /// `NotInvertible` (property `surjective`, for `op`) unless the layout is surjective.
+    fn require_surjective(&self, op: &'static str) -> LResult<()> {
+        if !self.is_surjective() {
+            return Err(LinearError::NotInvertible {
+                op,
+                property: "surjective",
+                detail: format!(
+                    "rank {} < {} output bits",
+                    self.rank(),
+                    self.total_out_bits()
+                ),
+            });
+        }
+        Ok(())
     }
 
     fn out_index(&self, name: &str) -> Option<usize> {
@@ -625,27 +685,16 @@ impl LinearLayout {
             }
             image.extend_from_slice(&od.bases[..d.bits as usize]);
         }
-        let ins = self
-            .ins
-            .iter()
-            .map(|d| InDim {
-                name: d.name.clone(),
-                bases: d
-                    .bases
-                    .iter()
-                    .map(|&b| {
-                        let mut acc = 0;
-                        let mut b = b;
-                        while b != 0 {
-                            let k = b.trailing_zeros();
-                            acc ^= image[k as usize];
-                            b &= b - 1;
-                        }
-                        acc
-                    })
-                    .collect(),
-            })
-            .collect();
+        let ins = self.map_bases(|b| {
+            let mut acc = 0;
+            let mut b = b;
+            while b != 0 {
+                let k = b.trailing_zeros();
+                acc ^= image[k as usize];
+                b &= b - 1;
+            }
+            acc
+        });
         Ok(LinearLayout {
             ins,
             outs: outer.outs.clone(),
@@ -668,12 +717,7 @@ impl LinearLayout {
             }
         }
         let total: u32 = outs.iter().map(|d| d.bits).sum();
-        if total > MAX_BITS {
-            return Err(LinearError::TooManyBits {
-                what: "outputs",
-                bits: total,
-            });
-        }
+        check_out_bits(total)?;
         // Re-flatten a value of `l` (over l's outs) into `outs`, shifted by `shift_of(name)`.
         let offset_of = |name: &str| -> u32 {
             let mut s = 0;
@@ -698,14 +742,7 @@ impl LinearLayout {
             }
             r
         };
-        let mut ins: Vec<InDim> = self
-            .ins
-            .iter()
-            .map(|d| InDim {
-                name: d.name.clone(),
-                bases: d.bases.iter().map(|&b| remap(self, b, false)).collect(),
-            })
-            .collect();
+        let mut ins: Vec<InDim> = self.map_bases(|b| remap(self, b, false));
         for d in &outer.ins {
             let mapped: Vec<u64> = d.bases.iter().map(|&b| remap(outer, b, true)).collect();
             match ins.iter_mut().find(|o| o.name == d.name) {
@@ -717,12 +754,7 @@ impl LinearLayout {
             }
         }
         let in_total: usize = ins.iter().map(|d| d.bases.len()).sum();
-        if in_total > MAX_BITS as usize {
-            return Err(LinearError::TooManyBits {
-                what: "inputs",
-                bits: in_total as u32,
-            });
-        }
+        check_in_bits(in_total)?;
         Ok(LinearLayout { ins, outs })
     }
 
@@ -780,17 +812,7 @@ impl LinearLayout {
                 detail: format!("basis {i} of `{n}` is a combination of earlier bases"),
             });
         }
-        if !self.is_surjective() {
-            return Err(LinearError::NotInvertible {
-                op: "invert",
-                property: "surjective",
-                detail: format!(
-                    "rank {} < {} output bits",
-                    self.rank(),
-                    self.total_out_bits()
-                ),
-            });
-        }
+        self.require_surjective("invert")?;
         let e = self.echelon();
         let ins = self
             .outs
@@ -806,15 +828,10 @@ impl LinearLayout {
                 })
             })
             .collect();
-        let outs = self
-            .ins
-            .iter()
-            .map(|d| OutDim {
-                name: d.name.clone(),
-                bits: d.bases.len() as u32,
-            })
-            .collect();
-        Ok(LinearLayout { ins, outs })
+        Ok(LinearLayout {
+            ins,
+            outs: self.ins_as_outs(),
+        })
     }
 
     /// Triton's `pseudoinvert`: a right inverse of a surjective layout (outputs to inputs) that
@@ -822,17 +839,7 @@ impl LinearLayout {
     ///
     /// Pre: surjective. Post: `r.compose(self)` is the identity on the outputs.
     pub fn pseudo_invert(&self) -> LResult<LinearLayout> {
-        if !self.is_surjective() {
-            return Err(LinearError::NotInvertible {
-                op: "pseudo_invert",
-                property: "surjective",
-                detail: format!(
-                    "rank {} < {} output bits",
-                    self.rank(),
-                    self.total_out_bits()
-                ),
-            });
-        }
+        self.require_surjective("pseudo_invert")?;
         let id = self.identity_on_outputs();
         self.invert_and_compose_from(&id, "pseudo_invert")
     }
@@ -924,15 +931,10 @@ impl LinearLayout {
                 bases,
             });
         }
-        let outs = self
-            .ins
-            .iter()
-            .map(|d| OutDim {
-                name: d.name.clone(),
-                bits: d.bases.len() as u32,
-            })
-            .collect();
-        Ok(LinearLayout { ins, outs })
+        Ok(LinearLayout {
+            ins,
+            outs: self.ins_as_outs(),
+        })
     }
 
     /// Triton's `flattenIns`: one input dimension (named as the first) with all input bits.
@@ -1093,27 +1095,16 @@ impl LinearLayout {
             outs.push(self.outs[i].clone());
             shifts.push(i);
         }
-        let ins = self
-            .ins
-            .iter()
-            .map(|d| InDim {
-                name: d.name.clone(),
-                bases: d
-                    .bases
-                    .iter()
-                    .map(|&b| {
-                        let parts = self.split_out(b);
-                        let mut r = 0u64;
-                        let mut s = 0;
-                        for (&i, o) in shifts.iter().zip(&outs) {
-                            r |= parts[i] << s;
-                            s += o.bits;
-                        }
-                        r
-                    })
-                    .collect(),
-            })
-            .collect();
+        let ins = self.map_bases(|b| {
+            let parts = self.split_out(b);
+            let mut r = 0u64;
+            let mut s = 0;
+            for (&i, o) in shifts.iter().zip(&outs) {
+                r |= parts[i] << s;
+                s += o.bits;
+            }
+            r
+        });
         Ok(LinearLayout { ins, outs })
     }
 
@@ -1204,16 +1195,7 @@ impl LinearLayout {
                 x ^ ((x >> shift) & (mask(bits) << base))
             })
             .collect();
-        Ok(LinearLayout {
-            ins: vec![InDim {
-                name: "offset".into(),
-                bases,
-            }],
-            outs: vec![OutDim {
-                name: "offset".into(),
-                bits: size_bits,
-            }],
-        })
+        Ok(offset_layout(bases, size_bits))
     }
 
     /// A CuTe layout as a linear layout, when it is F2-linear: every shape a power of two, every
@@ -1361,16 +1343,7 @@ impl LinearLayout {
             });
         }
         let bases = (0..size_bits).map(|i| s.apply(1i64 << i) as u64).collect();
-        Ok(LinearLayout {
-            ins: vec![InDim {
-                name: "offset".into(),
-                bases,
-            }],
-            outs: vec![OutDim {
-                name: "offset".into(),
-                bits: size_bits,
-            }],
-        })
+        Ok(offset_layout(bases, size_bits))
     }
 
     /// A plain, swizzle or composed layout (issue 11's [`AnyLayout`]) as a linear layout, when
@@ -1512,12 +1485,7 @@ fn from_layout_inner(l: &Layout) -> LResult<LinearLayout> {
             }
             let kbits = (m.shape as u64).trailing_zeros();
             total_in += kbits;
-            if total_in > MAX_BITS {
-                return Err(LinearError::TooManyBits {
-                    what: "inputs",
-                    bits: total_in,
-                });
-            }
+            check_in_bits(total_in as usize)?;
             for j in 0..kbits {
                 let c = (m.stride as u64)
                     .checked_shl(j)
@@ -1557,12 +1525,7 @@ fn from_layout_inner(l: &Layout) -> LResult<LinearLayout> {
         });
     }
     let out_bits = 64 - union.leading_zeros();
-    if out_bits > MAX_BITS {
-        return Err(LinearError::TooManyBits {
-            what: "outputs",
-            bits: out_bits,
-        });
-    }
+    check_out_bits(out_bits)?;
     Ok(LinearLayout {
         ins,
         outs: vec![OutDim {
