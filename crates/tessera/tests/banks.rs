@@ -32,6 +32,26 @@ fn both(smem: &Smem, acc: &Access, d: Dtype) -> Report {
     a
 }
 
+/// `both` for the named atom's access.
+fn atom_report(smem: &Smem, atom: &str, d: Dtype) -> Report {
+    let a = Atom::parse(atom).unwrap().access(smem, d, None).unwrap();
+    both(smem, &a, d)
+}
+
+/// Where the named atom can access `smem`, analysis and simulation agree (the same report, or
+/// errors with the same code).
+fn atom_agrees(smem: &Smem, atom: &str, d: Dtype) -> Result<(), TestCaseError> {
+    let Ok(acc) = Atom::parse(atom).unwrap().access(smem, d, None) else {
+        return Ok(());
+    };
+    match (analyze(smem, &acc, d), simulate(smem, &acc, d)) {
+        (Ok(a), Ok(s)) => same(&a, &s),
+        (Err(a), Err(s)) => prop_assert_eq!(a.code(), s.code()),
+        (a, s) => prop_assert!(false, "analysis {:?} vs simulation {:?}", a, s),
+    }
+    Ok(())
+}
+
 fn same(a: &Report, s: &Report) {
     assert_eq!(
         (
@@ -91,11 +111,7 @@ fn padded_by_one_is_conflict_free() {
 #[test]
 fn unswizzled_64_wide_f16_ldmatrix_is_8_way() {
     let smem = plain("(64,64):(64,1)");
-    let a = Atom::parse("SM75_U32x4_LDSM_N")
-        .unwrap()
-        .access(&smem, dt("f16"), None)
-        .unwrap();
-    let r = both(&smem, &a, dt("f16"));
+    let r = atom_report(&smem, "SM75_U32x4_LDSM_N", dt("f16"));
     // 16 atoms of 16×16, one ldmatrix.x4 each, 4 phases of 8 rows 128 bytes apart.
     assert_eq!((r.vector_bytes, r.instructions, r.phases), (16, 16, 4));
     assert_eq!((r.wavefronts, r.ideal), (16 * 4 * 8, 16 * 4));
@@ -127,11 +143,7 @@ fn sw128_f16_ldmatrix_is_conflict_free() {
             "tma",
             "cp.async.16",
         ] {
-            let a = Atom::parse(atom)
-                .unwrap()
-                .access(&smem, dt("f16"), None)
-                .unwrap();
-            let r = both(&smem, &a, dt("f16"));
+            let r = atom_report(&smem, atom, dt("f16"));
             assert_eq!(r.wavefronts, r.ideal, "{atom} on {}", smem.describe());
             assert_eq!(r.method, "f2-rank");
         }
@@ -142,21 +154,13 @@ fn sw128_f16_ldmatrix_is_conflict_free() {
 fn trans_ldmatrix_on_mn_major() {
     // MN-major 64x64 f16: (64,64):(1,64); ldmatrix.x4.trans reads 16-byte rows along M.
     let smem = plain("(64,64):(1,64)");
-    let a = Atom::parse("ldmatrix.x4.trans")
-        .unwrap()
-        .access(&smem, dt("f16"), None)
-        .unwrap();
-    let r = both(&smem, &a, dt("f16"));
+    let r = atom_report(&smem, "ldmatrix.x4.trans", dt("f16"));
     assert_eq!(r.worst.wavefronts, 8);
     let sw = Smem::Swizzled {
         bms: (3, 3, 3),
         layout: "(64,64):(1,64)".parse().unwrap(),
     };
-    let a = Atom::parse("ldmatrix.x4.trans")
-        .unwrap()
-        .access(&sw, dt("f16"), None)
-        .unwrap();
-    let r = both(&sw, &a, dt("f16"));
+    let r = atom_report(&sw, "ldmatrix.x4.trans", dt("f16"));
     assert_eq!(r.wavefronts, r.ideal);
 }
 
@@ -355,12 +359,7 @@ proptest! {
         let base: Layout = if mn_major { format!("({mm},{nn}):(1,{mm})") } else { format!("({mm},{nn}):({nn},1)") }.parse().unwrap();
         let smem = if sw.0 > 0 && sw.2 >= sw.0 { Smem::Swizzled { bms: sw, layout: base } } else { Smem::Plain(base) };
         let d = dt(d);
-        let Ok(acc) = Atom::parse(atom).unwrap().access(&smem, d, None) else { return Ok(()) };
-        match (analyze(&smem, &acc, d), simulate(&smem, &acc, d)) {
-            (Ok(a), Ok(s)) => same(&a, &s),
-            (Err(a), Err(s)) => prop_assert_eq!(a.code(), s.code()),
-            (a, s) => prop_assert!(false, "analysis {:?} vs simulation {:?}", a, s),
-        }
+        atom_agrees(&smem, atom, d)?;
     }
 }
 
@@ -380,12 +379,7 @@ proptest! {
         let c = AnyLayout::Composed(Box::new(ComposedLayout::new(Swizzle::new(b, m, s).unwrap().into(), off, base.into())));
         let smem = Smem::from_any(c);
         let d = dt("f16");
-        let Ok(acc) = Atom::parse(atom).unwrap().access(&smem, d, None) else { return Ok(()) };
-        match (analyze(&smem, &acc, d), simulate(&smem, &acc, d)) {
-            (Ok(a), Ok(s)) => same(&a, &s),
-            (Err(a), Err(s)) => prop_assert_eq!(a.code(), s.code()),
-            (a, s) => prop_assert!(false, "analysis {:?} vs simulation {:?}", a, s),
-        }
+        atom_agrees(&smem, atom, d)?;
     }
 }
 
@@ -493,11 +487,6 @@ proptest! {
         let base: Layout = if mn_major { format!("({mm},{nn}):(1,{})", mm + pad) } else { format!("({mm},{nn}):({},1)", nn + pad) }.parse().unwrap();
         let smem = Smem::Plain(base);
         let d = dt(d);
-        let Ok(acc) = Atom::parse(atom).unwrap().access(&smem, d, None) else { return Ok(()) };
-        match (analyze(&smem, &acc, d), simulate(&smem, &acc, d)) {
-            (Ok(a), Ok(s)) => same(&a, &s),
-            (Err(a), Err(s)) => prop_assert_eq!(a.code(), s.code()),
-            (a, s) => prop_assert!(false, "analysis {:?} vs simulation {:?}", a, s),
-        }
+        atom_agrees(&smem, atom, d)?;
     }
 }
