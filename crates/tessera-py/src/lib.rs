@@ -763,20 +763,46 @@ fn face(pycute: bool, a: &Bound<'_, PyAny>) -> Face {
     }
 }
 
-#[pyfunction]
-#[pyo3(signature = (a, b, pycute = false))]
-fn blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+/// `op(A, B)` on two plain layouts, the result in `face(pycute, a)`.
+fn layout_op2(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+    op: impl FnOnce(&Layout, &Layout) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
     let f = face(pycute, a);
-    let r = algebra::blocked_product(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+    let r = op(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
     wrap(a.py(), f, r)
 }
 
 #[pyfunction]
 #[pyo3(signature = (a, b, pycute = false))]
+fn blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+    layout_op2(a, b, pycute, algebra::blocked_product)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, b, pycute = false))]
 fn raked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    let f = face(pycute, a);
-    let r = algebra::raked_product(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
-    wrap(a.py(), f, r)
+    layout_op2(a, b, pycute, algebra::raked_product)
+}
+
+/// `by(layout, profile)` when `profile` is a tuple, else `whole(layout)`.
+fn with_profile(
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+    whole: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+    by: impl FnOnce(&Layout, &IntTuple) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
+    let f = face(pycute, layout);
+    let l = layout_arg(layout, f)?;
+    let r = match profile {
+        Some(p) if p.downcast::<PyTuple>().is_ok() => by(&l, &to_int_tuple(p)?),
+        _ => whole(&l),
+    }
+    .map_err(raise)?;
+    wrap(layout.py(), f, r)
 }
 
 #[pyfunction]
@@ -786,14 +812,13 @@ fn coalesce(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    let f = face(pycute, layout);
-    let l = layout_arg(layout, f)?;
-    let r = match profile {
-        Some(p) if p.downcast::<PyTuple>().is_ok() => algebra::coalesce_by(&l, &to_int_tuple(p)?),
-        _ => algebra::coalesce(&l),
-    }
-    .map_err(raise)?;
-    wrap(layout.py(), f, r)
+    with_profile(
+        layout,
+        profile,
+        pycute,
+        algebra::coalesce,
+        algebra::coalesce_by,
+    )
 }
 
 #[pyfunction]
@@ -803,14 +828,7 @@ fn filter(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    let f = face(pycute, layout);
-    let l = layout_arg(layout, f)?;
-    let r = match profile {
-        Some(p) if p.downcast::<PyTuple>().is_ok() => algebra::filter_by(&l, &to_int_tuple(p)?),
-        _ => algebra::filter(&l),
-    }
-    .map_err(raise)?;
-    wrap(layout.py(), f, r)
+    with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by)
 }
 
 /// `complement(A)` (cotarget `cosize(filter(A))`) or `complement(A, cotarget)`.
@@ -849,9 +867,13 @@ fn complement(
     wrap(layout.py(), f, r)
 }
 
-#[pyfunction]
-#[pyo3(signature = (layout, pycute = false))]
-fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+/// An inverse of a plain layout (`plain`) or of a swizzle or composed layout (`func`).
+fn inverse(
+    layout: &Bound<'_, PyAny>,
+    pycute: bool,
+    plain: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+    func: impl FnOnce(&AnyLayout) -> tessera::Result<AnyLayout>,
+) -> PyResult<PyObject> {
     if layout.is_none() {
         return Ok(layout.clone().unbind());
     }
@@ -861,30 +883,33 @@ fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> 
         } else {
             func_face(layout)
         };
-        return wrap_any(layout.py(), f, swizzled::right_inverse(&fa).map_err(raise)?);
+        return wrap_any(layout.py(), f, func(&fa).map_err(raise)?);
     }
     let f = face(pycute, layout);
-    let r = algebra::right_inverse(&layout_arg(layout, f)?).map_err(raise)?;
+    let r = plain(&layout_arg(layout, f)?).map_err(raise)?;
     wrap(layout.py(), f, r)
 }
 
 #[pyfunction]
 #[pyo3(signature = (layout, pycute = false))]
+fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+    inverse(
+        layout,
+        pycute,
+        algebra::right_inverse,
+        swizzled::right_inverse,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (layout, pycute = false))]
 fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    if layout.is_none() {
-        return Ok(layout.clone().unbind());
-    }
-    if let Some(fa) = func_arg(layout) {
-        let f = if pycute {
-            Face::PyCute
-        } else {
-            func_face(layout)
-        };
-        return wrap_any(layout.py(), f, swizzled::left_inverse(&fa).map_err(raise)?);
-    }
-    let f = face(pycute, layout);
-    let r = algebra::left_inverse(&layout_arg(layout, f)?).map_err(raise)?;
-    wrap(layout.py(), f, r)
+    inverse(
+        layout,
+        pycute,
+        algebra::left_inverse,
+        swizzled::left_inverse,
+    )
 }
 
 /// `make_layout(L0, L1, ...)` or `make_layout([L0, L1, ...])`: the layouts as modes.
@@ -913,34 +938,29 @@ fn make_layout(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject>
     wrap(py, f, Layout::concat(ls.iter()))
 }
 
+/// `op(layout)` on a plain layout, the result in the argument's face.
+fn unary(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    op: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
+    let f = face_of(layout);
+    wrap(py, f, op(&layout_arg(layout, f)?).map_err(raise)?)
+}
+
 #[pyfunction]
 fn upcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    let f = face_of(layout);
-    wrap(
-        py,
-        f,
-        algebra::upcast(&layout_arg(layout, f)?, n).map_err(raise)?,
-    )
+    unary(py, layout, |l| algebra::upcast(l, n))
 }
 
 #[pyfunction]
 fn downcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    let f = face_of(layout);
-    wrap(
-        py,
-        f,
-        algebra::downcast(&layout_arg(layout, f)?, n).map_err(raise)?,
-    )
+    unary(py, layout, |l| algebra::downcast(l, n))
 }
 
 #[pyfunction]
 fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let f = face_of(layout);
-    wrap(
-        py,
-        f,
-        algebra::nullspace(&layout_arg(layout, f)?).map_err(raise)?,
-    )
+    unary(py, layout, algebra::nullspace)
 }
 
 #[pyfunction]
