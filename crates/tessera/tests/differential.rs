@@ -9,27 +9,15 @@
 
 mod common;
 
-use common::{eval, image, size};
+use common::{call_args, eval, image, size};
 use std::collections::HashSet;
 use tessera::algebra::{self, Tiler};
 use tessera::layout::IntTuple;
-use tessera::notation::{self, Expr, Value};
+use tessera::notation::{self, Value};
 use tessera::Layout;
 
 const DATA: &str = include_str!("../../../tests/data/cute_oracle.jsonl");
 const PRINT: &str = include_str!("../../../tests/data/print_layout.jsonl");
-
-fn args(expr: &str) -> (String, Vec<Value>) {
-    match notation::parse(expr).unwrap() {
-        Expr::Call { name, args, .. } => (
-            name,
-            args.iter()
-                .map(|a| notation::eval_expr(a).unwrap())
-                .collect(),
-        ),
-        other => panic!("not a call: {other:?}"),
-    }
-}
 
 fn layout(v: &Value) -> Layout {
     match v {
@@ -240,7 +228,7 @@ fn agrees_with_cute_cpp_where_cute_is_right() {
         let rec: serde_json::Value = serde_json::from_str(line).unwrap();
         let expr = rec["expr"].as_str().unwrap();
         let id = rec["id"].as_str().unwrap();
-        let (op, a) = args(expr);
+        let (op, a) = call_args(expr);
         let ours = notation::eval(expr);
         let cpp = rec["cpp"].as_str();
         // A C++ result that is not even a layout (e.g. a negative shape) is wrong.
@@ -288,7 +276,7 @@ fn rejects_only_where_cute_has_no_correct_answer() {
     for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
         let rec: serde_json::Value = serde_json::from_str(line).unwrap();
         let expr = rec["expr"].as_str().unwrap();
-        let (op, a) = args(expr);
+        let (op, a) = call_args(expr);
         if let (Err(e), Some(text)) = (notation::eval(expr), rec["cpp"].as_str()) {
             let Ok(v) = notation::eval(text) else {
                 continue;
@@ -332,7 +320,7 @@ fn answers_wherever_pycute_is_right() {
     for line in DATA.lines().filter(|l| !l.trim().is_empty()) {
         let rec: serde_json::Value = serde_json::from_str(line).unwrap();
         let expr = rec["expr"].as_str().unwrap();
-        let (op, a) = args(expr);
+        let (op, a) = call_args(expr);
         let Some(text) = rec["pycute"].as_str() else {
             continue;
         };

@@ -9,10 +9,13 @@
 //!   return an answer that satisfies the postcondition, checked here by evaluation;
 //! - `print_layout` of a composed layout and of every atom is byte-identical to CuTe's.
 
+mod common;
+
+use common::call_args;
 use std::collections::BTreeMap;
 
 use tessera::layout::{AnyLayout, IntTuple};
-use tessera::notation::{self, Expr, Value};
+use tessera::notation;
 
 const DATA: &str = include_str!("../../../tests/data/cute_swizzle.jsonl");
 
@@ -42,18 +45,6 @@ fn cases() -> Vec<Case> {
 
 fn any(text: &str) -> Option<AnyLayout> {
     notation::eval(text).ok()?.to_any_layout()
-}
-
-fn call_args(expr: &str) -> (String, Vec<Value>) {
-    match notation::parse(expr).unwrap() {
-        Expr::Call { name, args, .. } => (
-            name,
-            args.iter()
-                .map(|a| notation::eval_expr(a).unwrap())
-                .collect(),
-        ),
-        other => panic!("not a call: {other:?}"),
-    }
 }
 
 fn size_of(f: &AnyLayout) -> Option<i64> {

@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use tessera::layout::IntTuple;
+use tessera::notation::{self, Expr, Value};
 use tessera::Layout;
 
 /// `L(i)`, computed independently of the library: mixed radix over the flattened shape, the last
@@ -156,5 +157,18 @@ prop_compose! {
     ) -> IntTuple {
         let l = nested(&shapes, &shapes, &split_groups(shapes.len(), cuts));
         l.shape()
+    }
+}
+
+/// The operation name and evaluated arguments of a call expression such as `composition(A,B)`.
+pub fn call_args(expr: &str) -> (String, Vec<Value>) {
+    match notation::parse(expr).unwrap() {
+        Expr::Call { name, args, .. } => (
+            name,
+            args.iter()
+                .map(|a| notation::eval_expr(a).unwrap())
+                .collect(),
+        ),
+        other => panic!("not a call: {other:?}"),
     }
 }
