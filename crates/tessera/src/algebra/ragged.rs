@@ -695,6 +695,20 @@ pub fn ragged_local_tile(a: &Layout, tiler: &Tiler, coord: &IntTuple) -> Result<
     slice_common(&r, &coords(coord)?, true, "local_tile")
 }
 
+/// The tiler that divides `a` by a thread layout: the size of each of its modes (a single
+/// integer when both are leaves).
+fn thread_tiler(a: &Layout, threads: &Layout) -> Result<Tiler> {
+    let sizes: Vec<Tiler> = threads
+        .modes()
+        .map(|m| m.size().map(Tiler::Int))
+        .collect::<Result<_>>()?;
+    Ok(if threads.is_leaf() && a.is_leaf() {
+        sizes[0].clone()
+    } else {
+        Tiler::Tuple(sizes)
+    })
+}
+
 /// The thread coordinate of `thread` in a thread layout: per top-level mode, the 1-D
 /// (colexicographic) coordinate `c_i` with `threads(c) == thread` (CuTe's `get_flat_coord`).
 fn thread_coord(threads: &Layout, thread: i64) -> Result<Vec<i64>> {
@@ -743,15 +757,7 @@ fn thread_coord(threads: &Layout, thread: i64) -> Result<Vec<i64>> {
 /// ```
 pub fn ragged_local_partition(a: &Layout, threads: &Layout, thread: i64) -> Result<RaggedSlice> {
     let c = thread_coord(threads, thread)?;
-    let sizes: Vec<Tiler> = threads
-        .modes()
-        .map(|m| m.size().map(Tiler::Int))
-        .collect::<Result<_>>()?;
-    let tiler = if threads.is_leaf() && a.is_leaf() {
-        sizes[0].clone()
-    } else {
-        Tiler::Tuple(sizes)
-    };
+    let tiler = thread_tiler(a, threads)?;
     let r = ragged_divide(a, &tiler, Arrangement::Logical)?;
     let mut fixed = c;
     // Modes of A past the thread layout are not divided: refuse (as local_tile does).
@@ -817,15 +823,7 @@ fn rest_eval(l: &Layout, coord: &IntTuple, op: &'static str) -> Result<i64> {
 /// ```
 pub fn local_partition(a: &Layout, threads: &Layout, thread: i64) -> Result<(Layout, i64)> {
     let c = thread_coord(threads, thread)?;
-    let sizes: Vec<Tiler> = threads
-        .modes()
-        .map(|m| m.size().map(Tiler::Int))
-        .collect::<Result<_>>()?;
-    let tiler = if threads.is_leaf() && a.is_leaf() {
-        sizes[0].clone()
-    } else {
-        Tiler::Tuple(sizes)
-    };
+    let tiler = thread_tiler(a, threads)?;
     let z = super::zipped_divide(a, &tiler)?;
     let tile = z.mode_at(0).expect("rank 2");
     let rest = z.mode_at(1).expect("rank 2");
