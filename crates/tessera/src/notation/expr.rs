@@ -243,6 +243,11 @@ impl Args<'_> {
             .to_int_tuple()
             .ok_or_else(|| self.type_err(i, "an integer or a tuple of integers"))
     }
+    fn slice_coord(&self, i: usize) -> Result<SliceCoord> {
+        self.get(i)
+            .to_slice_coord()
+            .ok_or_else(|| self.type_err(i, "a coordinate of integers and `_`"))
+    }
     fn tiler(&self, i: usize) -> Result<Tiler> {
         self.get(i).to_tiler().ok_or_else(|| {
             self.type_err(i, "a tiler (a layout, an integer, `_` or a tuple of them)")
@@ -559,10 +564,7 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "slice" => {
             arity(name, n, &[2], "2")?;
-            let c = a
-                .get(0)
-                .to_slice_coord()
-                .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
+            let c = a.slice_coord(0)?;
             lay(layout::slice(&c, &a.layout(1)?))
         }
         "local_tile" | "ragged_local_tile" => {
@@ -778,10 +780,7 @@ fn call_swizzled(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "slice" => {
             arity(name, n, &[2], "2")?;
-            let c = a
-                .get(0)
-                .to_slice_coord()
-                .ok_or_else(|| a.type_err(0, "a coordinate of integers and `_`"))?;
+            let c = a.slice_coord(0)?;
             out(swizzled::slice(&c, &any(1)?))
         }
         "right_inverse" | "left_inverse" => {
