@@ -282,6 +282,18 @@ pub(crate) enum Face {
     PyCute,
 }
 
+/// An iterator over the top-level modes of `l`, each wrapped in `face`.
+fn iter_modes(py: Python<'_>, l: &Layout, face: Face) -> PyResult<PyObject> {
+    let modes = l
+        .modes()
+        .map(|m| wrap(py, face, m))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyList::new(py, modes)?
+        .into_any()
+        .call_method0("__iter__")?
+        .unbind())
+}
+
 pub(crate) fn wrap(py: Python<'_>, face: Face, l: Layout) -> PyResult<PyObject> {
     Ok(match face {
         Face::Tessera => Py::new(py, TLayout { l })?.into_any(),
@@ -487,15 +499,7 @@ impl CuteLayout {
         wrap(py, Face::PyCute, getitem(&self.l, i)?)
     }
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let modes = self
-            .l
-            .modes()
-            .map(|m| wrap(py, Face::PyCute, m))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new(py, modes)?
-            .into_any()
-            .call_method0("__iter__")?
-            .unbind())
+        iter_modes(py, &self.l, Face::PyCute)
     }
     fn size(&self) -> PyResult<i64> {
         self.l.size().map_err(raise)
@@ -596,15 +600,7 @@ impl TLayout {
         wrap(py, Face::Tessera, getitem(&self.l, i)?)
     }
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let modes = self
-            .l
-            .modes()
-            .map(|m| wrap(py, Face::Tessera, m))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new(py, modes)?
-            .into_any()
-            .call_method0("__iter__")?
-            .unbind())
+        iter_modes(py, &self.l, Face::Tessera)
     }
     /// `A @ B` is `composition(A, B)`.
     fn __matmul__(&self, py: Python<'_>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
