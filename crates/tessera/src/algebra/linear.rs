@@ -297,6 +297,17 @@ fn unique<'a>(op: &'static str, names: impl Iterator<Item = &'a str>) -> LResult
     Ok(())
 }
 
+/// `DimMismatch` unless `order` is `n` distinct names (a permutation, given the names exist).
+fn permutation(op: &'static str, order: &[&str], n: usize) -> LResult<()> {
+    if order.len() != n {
+        return Err(LinearError::DimMismatch {
+            op,
+            detail: "not a permutation".into(),
+        });
+    }
+    unique(op, order.iter().copied())
+}
+
 /// A reduced F2 basis (row echelon by highest bit) that records, for each pivot, which original
 /// vectors combine to it (as a bit mask over their indices, up to 64 of them).
 #[derive(Clone, Debug, Default)]
@@ -1050,13 +1061,7 @@ impl LinearLayout {
     ///
     /// Post: `apply` unchanged for named inputs.
     pub fn transpose_ins(&self, order: &[&str]) -> LResult<LinearLayout> {
-        if order.len() != self.ins.len() {
-            return Err(LinearError::DimMismatch {
-                op: "transpose_ins",
-                detail: "not a permutation".into(),
-            });
-        }
-        unique("transpose_ins", order.iter().copied())?;
+        permutation("transpose_ins", order, self.ins.len())?;
         let ins = order
             .iter()
             .map(|n| {
@@ -1078,13 +1083,7 @@ impl LinearLayout {
     ///
     /// Post: `apply` unchanged for named outputs.
     pub fn transpose_outs(&self, order: &[&str]) -> LResult<LinearLayout> {
-        if order.len() != self.outs.len() {
-            return Err(LinearError::DimMismatch {
-                op: "transpose_outs",
-                detail: "not a permutation".into(),
-            });
-        }
-        unique("transpose_outs", order.iter().copied())?;
+        permutation("transpose_outs", order, self.outs.len())?;
         let mut outs = Vec::with_capacity(order.len());
         let mut shifts = Vec::with_capacity(order.len());
         for n in order {
