@@ -777,6 +777,12 @@ fn extreme(l: &Layout, hi: bool) -> BResult<u64> {
     Ok(idx)
 }
 
+/// Why a `w`-byte vector cannot hold whole `elem`-byte elements, or `None` when it can.
+fn not_whole_elements(w: u64, elem: u64) -> Option<String> {
+    (w < elem || !w.is_multiple_of(elem))
+        .then(|| format!("{w} bytes is not a whole number of {elem}-byte elements"))
+}
+
 /// The vector width and the number of instructions per instance (the definition, checked point
 /// by point): the widest `W ≤ 16` (or the instruction's fixed width) such that every aligned
 /// group of `W / sizeof(T)` values of every thread is contiguous and `W`-aligned.
@@ -787,11 +793,8 @@ pub(crate) fn vector_width_enum(
     dtype: Dtype,
 ) -> BResult<u64> {
     let ok = |w: u64| -> BResult<Option<String>> {
-        if w < g.elem || !w.is_multiple_of(g.elem) {
-            return Ok(Some(format!(
-                "{w} bytes is not a whole number of {}-byte elements",
-                g.elem
-            )));
+        if let Some(why) = not_whole_elements(w, g.elem) {
+            return Ok(Some(why));
         }
         let n = w / g.elem;
         if !g.values.is_multiple_of(n) {
@@ -1185,11 +1188,8 @@ fn analyze_linear(
         .collect();
     let active = acc.instr.active_threads().trailing_zeros() as usize;
     let ok = |w: u64| -> BResult<Option<String>> {
-        if w < g.elem || !w.is_multiple_of(g.elem) {
-            return Ok(Some(format!(
-                "{w} bytes is not a whole number of {}-byte elements",
-                g.elem
-            )));
+        if let Some(why) = not_whole_elements(w, g.elem) {
+            return Ok(Some(why));
         }
         let n = w / g.elem;
         let nb = n.trailing_zeros() as usize;
