@@ -16,11 +16,12 @@ use tessera::notation::{self, Value};
 
 mod banks;
 mod domain;
+mod fast;
 mod ragged;
 mod swizzle;
 mod tma;
 
-use swizzle::{func_arg, func_face, wrap_any};
+use swizzle::{func_arg, wrap_any};
 use tessera::algebra::swizzled::{self, Rhs};
 use tessera::layout::AnyLayout;
 
@@ -294,39 +295,64 @@ fn iter_modes(py: Python<'_>, l: &Layout, face: Face) -> PyResult<PyObject> {
         .unbind())
 }
 
+/// `l` as a Python layout of `face` (one copy of `l`, see `fast.rs`).
+#[inline]
 pub(crate) fn wrap(py: Python<'_>, face: Face, l: Layout) -> PyResult<PyObject> {
-    Ok(match face {
-        Face::Tessera => Py::new(py, TLayout { l })?.into_any(),
-        Face::PyCute => Py::new(py, CuteLayout { l })?.into_any(),
-    })
+    fast::new_layout(py, face, l)
 }
 
 /// The native layout inside `o`, if `o` is a layout of either face.
 pub(crate) fn native(o: &Bound<'_, PyAny>) -> Option<Layout> {
-    if let Ok(c) = o.downcast::<CuteLayout>() {
-        Some(c.get().l.clone())
-    } else if let Ok(t) = o.downcast::<TLayout>() {
-        Some(t.get().l.clone())
-    } else {
-        None
+    fast::plain(o).map(|(l, _)| l.clone())
+}
+
+/// A layout argument: borrowed from a layout object, or built from an integer or text (the
+/// rare case, boxed so that the common one moves two words, not a whole layout).
+pub(crate) enum LayoutRef<'a> {
+    Borrowed(&'a Layout),
+    Owned(Box<Layout>),
+}
+
+impl std::ops::Deref for LayoutRef<'_> {
+    type Target = Layout;
+    #[inline]
+    fn deref(&self) -> &Layout {
+        match self {
+            LayoutRef::Borrowed(l) => l,
+            LayoutRef::Owned(l) => l,
+        }
     }
 }
 
-/// A layout argument: a layout of either face, an integer `n` (`n:1`), or CuTe text (tessera face).
-pub(crate) fn layout_arg(o: &Bound<'_, PyAny>, face: Face) -> PyResult<Layout> {
-    if let Some(l) = native(o) {
-        return Ok(l);
+/// A layout argument: a layout of either face (borrowed, not copied), an integer `n` (`n:1`), or
+/// CuTe text (tessera face).
+#[inline]
+pub(crate) fn layout_ref<'a>(o: &'a Bound<'_, PyAny>, face: Face) -> PyResult<LayoutRef<'a>> {
+    if let Some((l, _)) = fast::plain(o) {
+        return Ok(LayoutRef::Borrowed(l));
     }
     if let Ok(s) = o.downcast::<PyString>() {
         if face == Face::Tessera {
-            return s.to_cow()?.parse::<Layout>().map_err(raise);
+            return Ok(LayoutRef::Owned(Box::new(
+                s.to_cow()?.parse::<Layout>().map_err(raise)?,
+            )));
         }
     }
     if o.is_instance_of::<pyo3::types::PyInt>() {
         let n = int_of(o)?;
-        return Layout::mode(n, 1).map_err(raise);
+        return Ok(LayoutRef::Owned(Box::new(
+            Layout::mode(n, 1).map_err(raise)?,
+        )));
     }
     Err(type_error("a Layout", o))
+}
+
+/// [`layout_ref`], owned.
+pub(crate) fn layout_arg(o: &Bound<'_, PyAny>, face: Face) -> PyResult<Layout> {
+    Ok(match layout_ref(o, face)? {
+        LayoutRef::Borrowed(l) => l.clone(),
+        LayoutRef::Owned(l) => *l,
+    })
 }
 
 /// A tiler: a layout, an integer, `None` (`_`) or a tuple of tilers.
@@ -436,6 +462,7 @@ fn hash_of(l: &Layout) -> u64 {
 /// `pycute.Layout`: pycute's constructor (`Layout(shape, stride=None)`, strides default to the
 /// running product), `str`/`repr` in pycute's notation; native inside.
 #[pyclass(module = "tessera.pycute", name = "Layout", frozen, sequence)]
+#[repr(transparent)]
 pub struct CuteLayout {
     pub(crate) l: Layout,
 }
@@ -533,6 +560,7 @@ fn svg_of(l: &Layout) -> Option<String> {
 
 /// `tessera.Layout`: a CuTe layout, written and printed in CuTe C++ notation.
 #[pyclass(module = "tessera._tessera", name = "Layout", frozen, sequence)]
+#[repr(transparent)]
 pub struct TLayout {
     pub(crate) l: Layout,
 }
@@ -668,7 +696,7 @@ impl TLayout {
 // ------------------------------------------------------------------- operations (shared)
 
 fn face_of(o: &Bound<'_, PyAny>) -> Face {
-    if o.downcast::<CuteLayout>().is_ok() {
+    if fast::kind(o) == fast::Kind::Cute {
         Face::PyCute
     } else {
         Face::Tessera
@@ -679,9 +707,9 @@ type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
 
 fn op_tiler(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, face: Face, f: Op2) -> PyResult<PyObject> {
     let py = a.py();
-    let la = layout_arg(a, face)?;
+    let la = layout_ref(a, face)?;
     let t = tiler_arg(b, face, 0)?;
-    wrap(py, face, f(&la, &t).map_err(raise)?)
+    fast::new_layout_from(py, face, f(&la, &t))
 }
 
 /// One native function per operation, used by both faces: `face` picks the result's class
@@ -694,8 +722,10 @@ macro_rules! tiler_ops {
             if b.is_none() {
                 return Ok(a.clone().unbind());
             }
-            if let Some(fa) = func_arg(a) {
-                let f = if pycute { Face::PyCute } else { func_face(a) };
+            let ka = fast::kind(a);
+            if ka.is_func() {
+                let fa = func_arg(a).expect("a swizzle or composed layout");
+                let f = if pycute { Face::PyCute } else { ka.face() };
                 let t = tiler_arg(b, f, 0)?;
                 let g = $f;
                 let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
@@ -714,13 +744,18 @@ fn composition(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyRe
     if b.is_none() {
         return Ok(a.clone().unbind());
     }
-    let fa = func_arg(a);
-    let fb = func_arg(b);
-    if fa.is_none() && fb.is_none() {
-        let f = face(pycute, a);
+    let (ka, kb) = (fast::kind(a), fast::kind(b));
+    if !ka.is_func() && !kb.is_func() {
+        let f = if pycute { Face::PyCute } else { ka.face() };
+        if let Some((lb, _)) = fast::plain(b) {
+            let la = layout_ref(a, f)?;
+            return fast::new_layout_from(a.py(), f, algebra::composition(&la, lb));
+        }
         return op_tiler(a, b, f, algebra::composition_tiler);
     }
-    let f = if pycute || func_face(a) == Face::PyCute || face_of(a) == Face::PyCute {
+    let fa = func_arg(a);
+    let fb = func_arg(b);
+    let f = if pycute || ka.face() == Face::PyCute {
         Face::PyCute
     } else {
         Face::Tessera
@@ -767,8 +802,8 @@ fn layout_op2(
     op: impl FnOnce(&Layout, &Layout) -> tessera::Result<Layout>,
 ) -> PyResult<PyObject> {
     let f = face(pycute, a);
-    let r = op(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
-    wrap(a.py(), f, r)
+    let r = op(&*layout_ref(a, f)?, &*layout_ref(b, f)?);
+    fast::new_layout_from(a.py(), f, r)
 }
 
 #[pyfunction]
@@ -792,13 +827,13 @@ fn with_profile(
     by: impl FnOnce(&Layout, &IntTuple) -> tessera::Result<Layout>,
 ) -> PyResult<PyObject> {
     let f = face(pycute, layout);
-    let l = layout_arg(layout, f)?;
-    let r = match profile {
-        Some(p) if p.downcast::<PyTuple>().is_ok() => by(&l, &to_int_tuple(p)?),
-        _ => whole(&l),
+    let l = layout_ref(layout, f)?;
+    match profile {
+        Some(p) if p.downcast::<PyTuple>().is_ok() => {
+            fast::new_layout_from(layout.py(), f, by(&l, &to_int_tuple(p)?))
+        }
+        _ => fast::new_layout_from(layout.py(), f, whole(&l)),
     }
-    .map_err(raise)?;
-    wrap(layout.py(), f, r)
 }
 
 #[pyfunction]
@@ -839,28 +874,27 @@ fn complement(
     pycute: bool,
 ) -> PyResult<PyObject> {
     let f = face(pycute, layout);
-    let l = layout_arg(layout, f)?;
-    let r = match cotarget {
-        Some(c) if !c.is_none() => {
-            let ct = to_int_tuple(c)?;
-            algebra::complement(&l, &ct).or_else(|e| {
-                if f == Face::PyCute && e.code() == "not_complementable" {
-                    algebra::complement::complement_disjoint(&l, &ct)
-                } else {
-                    Err(e)
-                }
-            })
+    let l = layout_ref(layout, f)?;
+    let ct = match cotarget {
+        Some(c) if c.is_exact_instance_of::<pyo3::types::PyInt>() => {
+            Some(IntTuple::leaf(int_of(c)?))
         }
-        _ => algebra::complement_default(&l).or_else(|e| {
-            if f == Face::PyCute && e.code() == "not_complementable" {
-                algebra::complement::complement_disjoint(&l, &IntTuple::leaf(1))
-            } else {
-                Err(e)
-            }
-        }),
+        Some(c) if !c.is_none() => Some(to_int_tuple(c)?),
+        _ => None,
+    };
+    let r = match &ct {
+        Some(ct) => algebra::complement(&l, ct),
+        None => algebra::complement_default(&l),
+    };
+    if f == Face::PyCute && matches!(&r, Err(e) if e.code() == "not_complementable") {
+        let ct = ct.unwrap_or_else(|| IntTuple::leaf(1));
+        return fast::new_layout_from(
+            layout.py(),
+            f,
+            algebra::complement::complement_disjoint(&l, &ct),
+        );
     }
-    .map_err(raise)?;
-    wrap(layout.py(), f, r)
+    fast::new_layout_from(layout.py(), f, r)
 }
 
 /// An inverse of a plain layout (`plain`) or of a swizzle or composed layout (`func`).
@@ -870,20 +904,22 @@ fn inverse(
     plain: impl FnOnce(&Layout) -> tessera::Result<Layout>,
     func: impl FnOnce(&AnyLayout) -> tessera::Result<AnyLayout>,
 ) -> PyResult<PyObject> {
+    if let Some((l, lf)) = fast::plain(layout) {
+        let f = if pycute { Face::PyCute } else { lf };
+        return fast::new_layout_from(layout.py(), f, plain(l));
+    }
     if layout.is_none() {
         return Ok(layout.clone().unbind());
     }
-    if let Some(fa) = func_arg(layout) {
-        let f = if pycute {
-            Face::PyCute
-        } else {
-            func_face(layout)
-        };
+    let k = fast::kind(layout);
+    if k.is_func() {
+        let fa = func_arg(layout).expect("a swizzle or composed layout");
+        let f = if pycute { Face::PyCute } else { k.face() };
         return wrap_any(layout.py(), f, func(&fa).map_err(raise)?);
     }
     let f = face(pycute, layout);
-    let r = plain(&layout_arg(layout, f)?).map_err(raise)?;
-    wrap(layout.py(), f, r)
+    let r = plain(&*layout_ref(layout, f)?);
+    fast::new_layout_from(layout.py(), f, r)
 }
 
 #[pyfunction]
@@ -906,6 +942,48 @@ fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
         algebra::left_inverse,
         swizzled::left_inverse,
     )
+}
+
+/// pycute's `complement(layout, max_idx=1)`: [`complement`] in the pycute face (a native
+/// function, not a Python wrapper, so a call costs one crossing).
+#[pyfunction(name = "_pycute_complement")]
+#[pyo3(signature = (layout, max_idx = None))]
+fn pycute_complement(
+    layout: &Bound<'_, PyAny>,
+    max_idx: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    complement(layout, max_idx, true)
+}
+
+/// pycute's `right_inverse(layout)`: [`right_inverse`] in the pycute face.
+#[pyfunction(name = "_pycute_right_inverse")]
+fn pycute_right_inverse(layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    right_inverse(layout, true)
+}
+
+/// pycute's `left_inverse(layout)`: [`left_inverse`] in the pycute face.
+#[pyfunction(name = "_pycute_left_inverse")]
+fn pycute_left_inverse(layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    left_inverse(layout, true)
+}
+
+/// pycute's `blocked_product(A, B)`: [`blocked_product`] in the pycute face.
+#[pyfunction(name = "_pycute_blocked_product")]
+fn pycute_blocked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    blocked_product(a, b, true)
+}
+
+/// pycute's `raked_product(A, B)`: [`raked_product`] in the pycute face.
+#[pyfunction(name = "_pycute_raked_product")]
+fn pycute_raked_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    raked_product(a, b, true)
+}
+
+/// pycute's `make_layout(L0, L1, ...)` or `make_layout(iterable)`, in the pycute face.
+#[pyfunction(name = "_pycute_make_layout")]
+#[pyo3(signature = (*layouts))]
+fn pycute_make_layout(layouts: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+    make_layout(layouts, true)
 }
 
 /// `make_layout(L0, L1, ...)` or `make_layout([L0, L1, ...])`: the layouts as modes.
@@ -1217,6 +1295,12 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(right_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(left_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(make_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_complement, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_right_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_left_inverse, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_blocked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_raked_product, m)?)?;
+    m.add_function(wrap_pyfunction!(pycute_make_layout, m)?)?;
     m.add_function(wrap_pyfunction!(make_ordered_layout, m)?)?;
     m.add_function(wrap_pyfunction!(tile_to_shape, m)?)?;
     m.add_function(wrap_pyfunction!(upcast, m)?)?;
@@ -1234,5 +1318,6 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     swizzle::register(m)?;
     banks::register(m)?;
     tma::register(m)?;
+    fast::init(m.py())?;
     Ok(())
 }

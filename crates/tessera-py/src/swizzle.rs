@@ -8,6 +8,7 @@ use tessera::algebra::swizzled;
 use tessera::layout::{AnyLayout, ComposedLayout, Swizzle};
 use tessera::notation;
 
+use crate::fast::{kind, Kind};
 use crate::{getitem_any, has_none_pub, native, raise, slice_coord, to_int_tuple, wrap, Face};
 
 /// Any layout-like object: a layout, a swizzle or a composed layout, of either face.
@@ -20,26 +21,27 @@ pub(crate) fn any_arg(o: &Bound<'_, PyAny>) -> Option<AnyLayout> {
 
 /// A swizzle or a composed layout (not a plain layout), of either face.
 pub(crate) fn func_arg(o: &Bound<'_, PyAny>) -> Option<AnyLayout> {
-    if let Ok(s) = o.downcast::<SwizzleT>() {
-        return Some(AnyLayout::Swizzle(s.get().s));
-    }
-    if let Ok(s) = o.downcast::<SwizzleP>() {
-        return Some(AnyLayout::Swizzle(s.get().s));
-    }
-    if let Ok(c) = o.downcast::<ComposedT>() {
-        return Some(AnyLayout::Composed(Box::new(c.get().c.clone())));
-    }
-    if let Ok(c) = o.downcast::<ComposedP>() {
-        return Some(AnyLayout::Composed(Box::new(c.get().c.clone())));
-    }
-    None
-}
-
-pub(crate) fn func_face(o: &Bound<'_, PyAny>) -> Face {
-    if o.downcast::<SwizzleP>().is_ok() || o.downcast::<ComposedP>().is_ok() {
-        Face::PyCute
-    } else {
-        Face::Tessera
+    // SAFETY (each arm): `kind` compared the exact type with the class's type object.
+    match kind(o) {
+        Kind::SwizzleT => Some(AnyLayout::Swizzle(
+            unsafe { o.downcast_unchecked::<SwizzleT>() }.get().s,
+        )),
+        Kind::SwizzleP => Some(AnyLayout::Swizzle(
+            unsafe { o.downcast_unchecked::<SwizzleP>() }.get().s,
+        )),
+        Kind::ComposedT => Some(AnyLayout::Composed(Box::new(
+            unsafe { o.downcast_unchecked::<ComposedT>() }
+                .get()
+                .c
+                .clone(),
+        ))),
+        Kind::ComposedP => Some(AnyLayout::Composed(Box::new(
+            unsafe { o.downcast_unchecked::<ComposedP>() }
+                .get()
+                .c
+                .clone(),
+        ))),
+        _ => None,
     }
 }
 

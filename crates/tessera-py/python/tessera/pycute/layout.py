@@ -10,7 +10,6 @@ the ``tessera.Error`` subclass naming it, where pycute would return a wrong layo
 from __future__ import annotations
 
 from abc import ABC
-from functools import partial
 from typing import Any, Tuple
 
 from .. import _tessera
@@ -34,7 +33,7 @@ def is_layout(x: Any) -> bool:
 
 
 #: ``make_layout(L0, L1, ...)`` or ``make_layout(iterable)``: the layouts as modes.
-make_layout = partial(_tessera.make_layout, pycute=True)
+make_layout = _tessera._pycute_make_layout
 
 
 def size(layout: Any) -> Any:
@@ -60,16 +59,14 @@ logical_product = _tessera.logical_product
 zipped_product = _tessera.zipped_product
 tiled_product = _tessera.tiled_product
 flat_product = _tessera.flat_product
-blocked_product = partial(_tessera.blocked_product, pycute=True)
-raked_product = partial(_tessera.raked_product, pycute=True)
-right_inverse = partial(_tessera.right_inverse, pycute=True)
-left_inverse = partial(_tessera.left_inverse, pycute=True)
-
-
-def complement(layout: Any, max_idx: Any = None) -> Any:
-    """``complement(A, max_idx=1)``. A tractable layout gets the complement that tiles; an
-    injective non-tractable one gets CuTe's disjoint complement (checked disjoint)."""
-    return _tessera.complement(layout, max_idx, True)
+# Native functions of the pycute face (one crossing per call: no Python wrapper, no partial).
+blocked_product = _tessera._pycute_blocked_product
+raked_product = _tessera._pycute_raked_product
+right_inverse = _tessera._pycute_right_inverse
+left_inverse = _tessera._pycute_left_inverse
+#: ``complement(A, max_idx=1)``. A tractable layout gets the complement that tiles; an injective
+#: non-tractable one gets CuTe's disjoint complement (checked disjoint).
+complement = _tessera._pycute_complement
 
 
 def hier_unzip(splitter: Any, layoutA: Any, layoutB: Any) -> Any:
