@@ -17,6 +17,7 @@ use tessera::notation::{self, Value};
 mod banks;
 mod domain;
 mod fast;
+mod many;
 mod ragged;
 mod swizzle;
 mod tma;
@@ -79,7 +80,7 @@ impl ErrorInfo {
 
 static FROM_NATIVE: GILOnceCell<PyObject> = GILOnceCell::new();
 
-fn raise_info(py: Python<'_>, info: ErrorInfo) -> PyErr {
+pub(crate) fn raise_info(py: Python<'_>, info: ErrorInfo) -> PyErr {
     let f = match FROM_NATIVE.get_or_try_init(py, || -> PyResult<PyObject> {
         Ok(py
             .import("tessera.errors")?
@@ -131,7 +132,7 @@ pub(crate) fn raise_kind(kind: &'static str, code: &str, message: String) -> PyE
     })
 }
 
-fn err_info(e: tessera::Error) -> ErrorInfo {
+pub(crate) fn err_info(e: tessera::Error) -> ErrorInfo {
     ErrorInfo {
         kind: "layout",
         code: e.code().to_string(),
@@ -156,7 +157,7 @@ fn type_error(what: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
 
 // ------------------------------------------------------------------------- conversions
 
-fn int_of(o: &Bound<'_, PyAny>) -> PyResult<i64> {
+pub(crate) fn int_of(o: &Bound<'_, PyAny>) -> PyResult<i64> {
     if o.is_instance_of::<pyo3::types::PyBool>() {
         return Err(type_error("an integer", o));
     }
@@ -356,7 +357,7 @@ pub(crate) fn layout_arg(o: &Bound<'_, PyAny>, face: Face) -> PyResult<Layout> {
 }
 
 /// A tiler: a layout, an integer, `None` (`_`) or a tuple of tilers.
-fn tiler_arg(o: &Bound<'_, PyAny>, face: Face, depth: usize) -> PyResult<Tiler> {
+pub(crate) fn tiler_arg(o: &Bound<'_, PyAny>, face: Face, depth: usize) -> PyResult<Tiler> {
     if o.is_none() {
         return Ok(Tiler::Under);
     }
@@ -703,7 +704,7 @@ fn face_of(o: &Bound<'_, PyAny>) -> Face {
     }
 }
 
-type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
+pub(crate) type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
 
 fn op_tiler(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, face: Face, f: Op2) -> PyResult<PyObject> {
     let py = a.py();
@@ -1136,126 +1137,6 @@ fn batch(py: Python<'_>, exprs: Vec<String>) -> PyResult<Vec<PyObject>> {
         .collect()
 }
 
-/// One call of [`apply_many`], converted to native values.
-enum Call {
-    One(fn(&Layout) -> tessera::Result<Layout>, Layout),
-    Tiler(Op2, Layout, Tiler),
-    Complement(Layout, Option<IntTuple>),
-}
-
-impl Call {
-    fn run(&self) -> tessera::Result<Layout> {
-        match self {
-            Call::One(f, l) => f(l),
-            Call::Tiler(f, l, t) => f(l, t),
-            Call::Complement(l, None) => algebra::complement_default(l),
-            Call::Complement(l, Some(c)) => algebra::complement(l, c),
-        }
-    }
-}
-
-fn convert_call(op: &str, args: &Bound<'_, PyTuple>) -> PyResult<(Call, Face)> {
-    let a0 = args.get_item(0)?;
-    let f = face_of(&a0);
-    let l = layout_arg(&a0, f)?;
-    let second = || args.get_item(1);
-    let tiler_op: Option<Op2> = match op {
-        "composition" => Some(algebra::composition_tiler),
-        "logical_divide" => Some(algebra::logical_divide),
-        "zipped_divide" => Some(algebra::zipped_divide),
-        "tiled_divide" => Some(algebra::tiled_divide),
-        "flat_divide" => Some(algebra::flat_divide),
-        "logical_product" => Some(algebra::logical_product),
-        "zipped_product" => Some(algebra::zipped_product),
-        "tiled_product" => Some(algebra::tiled_product),
-        "flat_product" => Some(algebra::flat_product),
-        _ => None,
-    };
-    let call = if let Some(g) = tiler_op {
-        Call::Tiler(g, l, tiler_arg(&second()?, f, 0)?)
-    } else {
-        match op {
-            "coalesce" => Call::One(algebra::coalesce, l),
-            "filter" => Call::One(algebra::filter, l),
-            "right_inverse" => Call::One(algebra::right_inverse, l),
-            "left_inverse" => Call::One(algebra::left_inverse, l),
-            "complement" => Call::Complement(
-                l,
-                if args.len() > 1 && !second()?.is_none() {
-                    Some(to_int_tuple(&second()?)?)
-                } else {
-                    None
-                },
-            ),
-            other => {
-                return Err(raise(tessera::Error::UnknownFunction {
-                    name: other.to_string(),
-                    column: 1,
-                }))
-            }
-        }
-    };
-    Ok((call, f))
-}
-
-/// The vectorised entry point: evaluates many calls `(op, (A, B...))` with native arguments in
-/// one crossing, the GIL released and the work split over the available cores. Each result is a
-/// layout (the face of its first argument) or the error (an instance, not raised).
-#[pyfunction]
-#[pyo3(signature = (calls, threads = None))]
-fn apply_many(
-    py: Python<'_>,
-    calls: Vec<(String, Bound<'_, PyTuple>)>,
-    threads: Option<usize>,
-) -> PyResult<Vec<PyObject>> {
-    let mut conv = Vec::with_capacity(calls.len());
-    for (op, args) in &calls {
-        conv.push(convert_call(op, args)?);
-    }
-    let n = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 64);
-    let results: Vec<tessera::Result<Layout>> = py.allow_threads(|| {
-        if n == 1 || conv.len() < 64 {
-            return conv.iter().map(|(c, _)| c.run()).collect();
-        }
-        let chunk = conv.len().div_ceil(n);
-        std::thread::scope(|s| {
-            let hs: Vec<_> = conv
-                .chunks(chunk)
-                .map(|part| {
-                    let h = s.spawn(move || part.iter().map(|(c, _)| c.run()).collect::<Vec<_>>());
-                    (part.len(), h)
-                })
-                .collect();
-            hs.into_iter()
-                .flat_map(|(len, h)| {
-                    h.join().unwrap_or_else(|_| {
-                        (0..len)
-                            .map(|_| {
-                                Err(tessera::Error::Type {
-                                    op: "apply_many".into(),
-                                    position: 1,
-                                    expected: "a call that completes",
-                                    found: "a worker thread that panicked".into(),
-                                })
-                            })
-                            .collect()
-                    })
-                })
-                .collect()
-        })
-    });
-    results
-        .into_iter()
-        .zip(conv.iter())
-        .map(|(r, (_, f))| match r {
-            Ok(l) => wrap(py, *f, l),
-            Err(e) => Ok(raise_info(py, err_info(e)).into_value(py).into_any()),
-        })
-        .collect()
-}
-
 /// The catalogue entry of an error code (`tessera explain CODE`): `(title, obligation,
 /// explanation)`, or `None`.
 #[pyfunction]
@@ -1310,7 +1191,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(max_common_vector, m)?)?;
     m.add_function(wrap_pyfunction!(eval, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;
-    m.add_function(wrap_pyfunction!(apply_many, m)?)?;
+    many::register(m)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     domain::register(m)?;
