@@ -20,11 +20,12 @@
 pub mod algebra;
 pub mod banks;
 pub mod domain;
+pub mod error;
 pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
 pub mod tma;
 
+pub use error::{Error, Result};
 pub use layout::Layout;
-pub use obligation::{Error, Result};
