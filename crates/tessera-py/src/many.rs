@@ -7,6 +7,9 @@
 //! for (`results[i]`, iteration, `tolist()`).
 
 use pyo3::exceptions::{PyIndexError, PyTypeError};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Mutex;
+
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple};
@@ -129,7 +132,11 @@ static OP_HASHES: std::sync::OnceLock<[isize; 14]> = std::sync::OnceLock::new();
 
 /// The operation named by `name` (a `str`): its cached hash against the names' hashes, then one
 /// comparison of the text (no conversion of the string).
-fn op_of(name: &Bound<'_, PyAny>) -> PyResult<Op> {
+fn op_of(name: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<Op> {
+    let key = name.as_ptr() as usize;
+    if let Some(op) = seen.get(key) {
+        return Ok(op);
+    }
     let s = name.downcast::<PyString>().map_err(|_| bad_call(name))?;
     let hashes = match OP_HASHES.get() {
         Some(h) => h,
@@ -147,6 +154,7 @@ fn op_of(name: &Bound<'_, PyAny>) -> PyResult<Op> {
         if hashes[i] == h
             && unsafe { ffi::PyUnicode_CompareWithASCIIString(s.as_ptr(), n.as_ptr()) } == 0
         {
+            seen.put(key, i);
             return Ok(*op);
         }
     }
@@ -160,12 +168,12 @@ fn op_of(name: &Bound<'_, PyAny>) -> PyResult<Op> {
 ///
 /// # Safety
 /// `call` must be held (with its `args` tuple) for `'a`, see [`for_call`].
-unsafe fn prepare<'a>(call: &Bound<'_, PyAny>) -> PyResult<(Work<'a>, Face)> {
+unsafe fn prepare<'a>(call: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<(Work<'a>, Face)> {
     let t = call.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
     if t.len() != 2 {
         return Err(bad_call(call));
     }
-    let op = op_of(&*t.get_borrowed_item(0)?)?;
+    let op = op_of(&*t.get_borrowed_item(0)?, seen)?;
     let args = t.get_borrowed_item(1)?;
     let args = args.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
     let a0 = args.get_borrowed_item(0)?;
@@ -211,42 +219,34 @@ fn op_is_composition(f: Op2) -> bool {
     f as usize == algebra::composition_tiler as Op2 as usize
 }
 
-/// Runs `work` on `threads` threads (in order).
-fn run_all(work: &[(Work<'_>, Face)], threads: usize) -> Vec<tessera::Result<Layout>> {
-    if threads <= 1 || work.len() < 64 {
-        return work.iter().map(|(w, _)| w.run()).collect();
+/// Calls per unit of work handed to a thread.
+const CHUNK: usize = 128;
+
+/// A chunk of prepared calls and the slots of their results.
+type Job<'a, 's> = (Vec<Work<'a>>, &'s mut [Option<tessera::Result<Layout>>]);
+
+fn run_job((work, out): Job<'_, '_>) {
+    for (w, slot) in work.iter().zip(out.iter_mut()) {
+        *slot = Some(w.run());
     }
-    let chunk = work.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        let hs: Vec<_> = work
-            .chunks(chunk)
-            .map(|part| {
-                let h = s.spawn(move || part.iter().map(|(w, _)| w.run()).collect::<Vec<_>>());
-                (part.len(), h)
-            })
-            .collect();
-        hs.into_iter()
-            .flat_map(|(len, h)| {
-                h.join().unwrap_or_else(|_| {
-                    (0..len)
-                        .map(|_| {
-                            Err(tessera::Error::Type {
-                                op: "apply_many".into(),
-                                position: 1,
-                                expected: "a call that completes",
-                                found: "a worker thread that panicked".into(),
-                            })
-                        })
-                        .collect()
-                })
-            })
-            .collect()
-    })
 }
 
-/// The vectorised entry point: evaluates many calls `(op, (A, B...))` in one crossing, the
-/// arguments read once (layouts borrowed, not copied), the GIL released and the work split over
-/// `threads` threads (default: the available cores). Returns a [`Results`] sequence: item `i` is
+/// Takes jobs from `queue` until it is closed and empty.
+fn drain(queue: &Mutex<Receiver<Job<'_, '_>>>) {
+    loop {
+        // The lock is held only to take a job, not to run it.
+        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        match job {
+            Ok(job) => run_job(job),
+            Err(_) => return,
+        }
+    }
+}
+
+/// The vectorised entry point: evaluates many calls `(op, (A, B...))` in one crossing. The
+/// arguments are read once, with the GIL (layouts borrowed, not copied); while this thread reads
+/// them, `threads - 1` worker threads already evaluate the chunks read so far, and once all are
+/// read this thread releases the GIL and joins them. Returns a [`Results`] sequence: item `i` is
 /// call `i`'s layout (in the face of its first argument) or its error (an instance, not raised),
 /// made into a Python object when asked for.
 #[pyfunction]
@@ -265,37 +265,118 @@ fn apply_many(
     } else {
         PyTuple::new(py, calls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
     };
-    let mut work = Vec::with_capacity(held.len());
-    for i in 0..held.len() {
-        let call = held.get_borrowed_item(i)?;
-        // SAFETY: `held` keeps `call` alive until the end of this function, which outlives `work`.
-        work.push(unsafe { prepare(&call)? });
-    }
-    let n = threads
+    let n = held.len();
+    let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 64);
-    let items = py.allow_threads(|| run_all(&work, n));
-    let faces = work.iter().map(|(_, f)| *f).collect();
-    drop(work);
+        .clamp(1, 64)
+        .min(n.div_ceil(CHUNK).max(1));
+    let mut items: Vec<Option<tessera::Result<Layout>>> = Vec::with_capacity(n);
+    items.resize_with(n, || None);
+    let mut faces = Vec::with_capacity(n);
+    let mut seen = OpCache::new(n);
+    let (tx, rx) = channel::<Job<'_, '_>>();
+    let queue = Mutex::new(rx);
+    let result = std::thread::scope(|s| -> PyResult<()> {
+        let queue = &queue;
+        let workers: Vec<_> = (1..threads)
+            .map(|_| s.spawn(move || drain(queue)))
+            .collect();
+        let mut slots = items.chunks_mut(CHUNK);
+        let mut start = 0;
+        let read = (|| -> PyResult<()> {
+            while start < n {
+                let end = (start + CHUNK).min(n);
+                let mut work = Vec::with_capacity(end - start);
+                for i in start..end {
+                    let call = held.get_borrowed_item(i)?;
+                    // SAFETY: `held` keeps `call` alive until this function returns, after the
+                    // scope has joined every thread that reads `work`.
+                    let (w, f) = unsafe { prepare(&call, &mut seen)? };
+                    work.push(w);
+                    faces.push(f);
+                }
+                let out = slots.next().expect("one slot chunk per work chunk");
+                if threads == 1 {
+                    run_job((work, out));
+                } else if let Err(e) = tx.send((work, out)) {
+                    // Every worker is gone (only a panic does that): run it here.
+                    run_job(e.0);
+                }
+                start = end;
+            }
+            Ok(())
+        })();
+        drop(tx);
+        // This thread evaluates what is left without the GIL (on an error, the workers finish
+        // the jobs already queued and the error is raised after them).
+        py.allow_threads(|| {
+            drain(queue);
+            for w in workers {
+                // A worker that panicked left `None` in its slots: reported per item.
+                let _ = w.join();
+            }
+        });
+        read
+    });
+    // The queue (empty and closed now) borrows the result slots.
+    drop(queue);
+    result?;
     Ok(Results { items, faces })
+}
+
+/// Operation names already seen in this call, by the address of their `str` object (held by the
+/// call's tuple, so an address is not reused during the call): a direct-mapped table.
+struct OpCache {
+    slots: Vec<(usize, u8)>,
+    shift: u32,
+}
+
+impl OpCache {
+    fn new(n: usize) -> Self {
+        let len = (2 * n).clamp(16, 4096).next_power_of_two();
+        OpCache {
+            slots: vec![(0, 0); len],
+            shift: usize::BITS - len.trailing_zeros(),
+        }
+    }
+    #[inline]
+    fn index(&self, key: usize) -> usize {
+        (key >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift
+    }
+    #[inline]
+    fn get(&self, key: usize) -> Option<Op> {
+        let (k, i) = self.slots[self.index(key)];
+        (k == key).then(|| OPS[i as usize].1)
+    }
+    #[inline]
+    fn put(&mut self, key: usize, i: usize) {
+        let at = self.index(key);
+        self.slots[at] = (key, i as u8);
+    }
 }
 
 /// The results of [`apply_many`], native: a sequence whose items (layouts, or error instances)
 /// become Python objects when read.
 #[pyclass(module = "tessera._tessera", name = "Results", frozen, sequence)]
 pub struct Results {
-    items: Vec<tessera::Result<Layout>>,
+    /// `None` only where a worker thread panicked.
+    items: Vec<Option<tessera::Result<Layout>>>,
     faces: Vec<Face>,
 }
 
 impl Results {
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
-        match &self.items[i] {
-            Ok(l) => fast::new_layout(py, self.faces[i], l.clone()),
-            Err(e) => Ok(raise_info(py, err_info(e.clone()))
-                .into_value(py)
-                .into_any()),
-        }
+        let e = match &self.items[i] {
+            Some(Ok(l)) => return fast::new_layout(py, self.faces[i], l.clone()),
+            Some(Err(e)) => e.clone(),
+            None => tessera::Error::Type {
+                op: "apply_many".into(),
+                position: 1,
+                expected: "a call that completes",
+                found: "a worker thread that panicked".into(),
+            },
+        };
+        Ok(raise_info(py, err_info(e)).into_value(py).into_any())
     }
 }
 
@@ -342,7 +423,10 @@ impl Results {
     }
     /// How many calls failed.
     fn error_count(&self) -> usize {
-        self.items.iter().filter(|r| r.is_err()).count()
+        self.items
+            .iter()
+            .filter(|r| !matches!(r, Some(Ok(_))))
+            .count()
     }
     fn __repr__(&self) -> String {
         format!(
