@@ -5,7 +5,6 @@ import gc
 import sys
 
 import pytest
-
 import tessera
 import tessera.pycute as tp
 from conftest import random_layout
