@@ -709,7 +709,11 @@ pub(crate) type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
 fn op_tiler(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, face: Face, f: Op2) -> PyResult<PyObject> {
     let py = a.py();
     let la = layout_ref(a, face)?;
-    let t = tiler_arg(b, face, 0)?;
+    // A layout tiler is cloned straight into the tiler (no intermediate `Result<Tiler>` move).
+    let t = match fast::plain(b) {
+        Some((lb, _)) => Tiler::Layout(lb.clone()),
+        None => tiler_arg(b, face, 0)?,
+    };
     fast::new_layout_from(py, face, f(&la, &t))
 }
 
