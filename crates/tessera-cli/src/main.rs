@@ -104,8 +104,8 @@ fn main() -> ExitCode {
                 None => rc,
             }
         }
-        Command::Eval { expr, pycute, .. } => match tessera::notation::eval(&expr) {
-            Ok(v) => {
+        Command::Eval { expr, pycute, .. } => match tessera::notation::eval_noted(&expr) {
+            (Ok(v), notes) => {
                 let text = match (&v, pycute) {
                     (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                     (v, true) if v.to_any_layout().is_some() => {
@@ -115,9 +115,12 @@ fn main() -> ExitCode {
                     _ => v.to_string(),
                 };
                 out(&format!("{text}\n"));
+                for n in &notes {
+                    let _ = write!(std::io::stderr(), "{}", diagnostic::render_note(&expr, n));
+                }
                 ExitCode::SUCCESS
             }
-            Err(e) => {
+            (Err(e), _) => {
                 let _ = write!(std::io::stderr(), "{}", diagnostic::render(&expr, &e));
                 exit::status(e.code())
             }

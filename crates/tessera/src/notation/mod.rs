@@ -12,7 +12,7 @@ use std::fmt::{self, Display, Write};
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, TreeRef};
 use crate::obligation::{Error, Result};
 
-pub use expr::{eval, eval_expr, Value};
+pub use expr::{eval, eval_expr, eval_noted, Value};
 pub use parse::{parse, Expr};
 
 fn write_tree<T: Copy>(

@@ -9,13 +9,16 @@
 //! - [`suggest`]: checked suggestions ([`Error::suggestions`]).
 //! - [`static_check`]: const-generic layouts whose obligations are checked at compile time.
 //! - [`catalogue`]: every error code with an explanation and a minimal triggering input.
+//! - [`note`]: [`Note`], a warning that travels with a successful result.
 
 pub mod catalogue;
 pub mod static_check;
 pub mod suggest;
+pub mod note;
 pub mod vocab;
 
 pub use suggest::Suggestion;
+pub use note::Note;
 pub use vocab::{Call, Divides, Failure, Obligation};
 
 /// A failed obligation (or a malformed input).
