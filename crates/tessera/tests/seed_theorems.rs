@@ -182,7 +182,11 @@ fn complement_follows_cute_where_no_tiling_exists() {
                 refused += 1;
                 continue;
             };
-            assert_eq!(note.is_some(), !tractable_modes(m), "complement({a}, {cot}) = {r}");
+            assert_eq!(
+                note.is_some(),
+                !tractable_modes(m),
+                "complement({a}, {cot}) = {r}"
+            );
             let Some(note) = note else { continue };
             holes += 1;
             let rm = modes_of(&r);
@@ -197,7 +201,8 @@ fn complement_follows_cute_where_no_tiling_exists() {
             all.extend(rm.iter().copied());
             assert!(cosize(&all) >= cot, "cosize(({a},{r})) < {cot}");
             // Injective (with A's own duplicates of 0 filtered: A is injective here) but not onto.
-            let pair: Vec<(i64, i64)> = modes_of(&f).into_iter().chain(rm.iter().copied()).collect();
+            let pair: Vec<(i64, i64)> =
+                modes_of(&f).into_iter().chain(rm.iter().copied()).collect();
             let n: i64 = pair.iter().map(|x| x.0).product();
             let top = cosize(&pair);
             let mut seen = vec![false; top as usize];
@@ -210,7 +215,10 @@ fn complement_follows_cute_where_no_tiling_exists() {
             assert_eq!(first, note.hole, "complement({a}, {cot}) = {r}: first hole");
         }
     });
-    assert!(holes > 10_000 && refused > 10_000, "{holes} answered with holes, {refused} refused");
+    assert!(
+        holes > 10_000 && refused > 10_000,
+        "{holes} answered with holes, {refused} refused"
+    );
 }
 
 /// Seed III, `complement1_tiles`: for `N·d | M`, `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection onto

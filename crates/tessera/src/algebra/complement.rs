@@ -401,7 +401,9 @@ fn holes(a: &Layout, f: &[Mode], sorted: &[Mode], cotarget: &[i64]) -> Result<Ho
         rest = arith::mul(rest, arith::ceil_div(s, b))?;
         b = arith::ceil_div(b, s);
     }
-    let size = cotarget.iter().try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
+    let size = cotarget
+        .iter()
+        .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
     // cosize((A, R)) = (ρ - 1)·r_n + X + 1 must reach size(cotarget).
     let short = size - 1 - top;
     if short > 0 {
@@ -413,7 +415,12 @@ fn holes(a: &Layout, f: &[Mode], sorted: &[Mode], cotarget: &[i64]) -> Result<Ho
     let mut cur = 1i64;
     let mut hole = None;
     let rest_mode = Mode::new(rest, last);
-    for q in out.iter().zip(sorted).flat_map(|(q, m)| [*q, *m]).chain([rest_mode]) {
+    for q in out
+        .iter()
+        .zip(sorted)
+        .flat_map(|(q, m)| [*q, *m])
+        .chain([rest_mode])
+    {
         if q.shape == 1 {
             continue;
         }

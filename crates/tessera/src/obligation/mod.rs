@@ -12,13 +12,13 @@
 //! - [`note`]: [`Note`], a warning that travels with a successful result.
 
 pub mod catalogue;
+pub mod note;
 pub mod static_check;
 pub mod suggest;
-pub mod note;
 pub mod vocab;
 
-pub use suggest::Suggestion;
 pub use note::Note;
+pub use suggest::Suggestion;
 pub use vocab::{Call, Divides, Failure, Obligation};
 
 /// A failed obligation (or a malformed input).

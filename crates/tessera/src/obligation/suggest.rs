@@ -78,9 +78,8 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
         spent += 1;
         // The check: run the operation with the suggested inputs; a fix succeeds without a
         // note (e.g. not a complement that leaves holes).
-        if let (Ok(v), true) = match crate::notation::eval_noted(&expr) {
-            (r, notes) => (r, notes.is_empty()),
-        } {
+        let (r, notes) = crate::notation::eval_noted(&expr);
+        if let (Ok(v), true) = (r, notes.is_empty()) {
             out.push(Suggestion {
                 label: c.label,
                 expr,
