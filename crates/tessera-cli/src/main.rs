@@ -159,6 +159,26 @@ fn explain(code: &str) -> ExitCode {
             out(&o);
             return ExitCode::SUCCESS;
         }
+        if let Some((c, ex, text)) = tessera::obligation::note::NOTE_CODES
+            .iter()
+            .find(|e| e.0 == code)
+        {
+            let _ = writeln!(
+                o,
+                "{c} (a note: the result is returned, with this warning)\n"
+            );
+            let _ = writeln!(o, "{text}\n\nexample:\n  tessera eval '{ex}'\n");
+            if let (Ok(v), notes) = tessera::notation::eval_noted(ex) {
+                let _ = writeln!(o, "  {v}");
+                for n in &notes {
+                    for line in diagnostic::render_note_with(ex, n, false).lines() {
+                        let _ = writeln!(o, "  {line}");
+                    }
+                }
+            }
+            out(&o);
+            return ExitCode::SUCCESS;
+        }
         if let Some(e) = codes::lookup(code) {
             let _ = writeln!(o, "{}: {}\n\n{}\n", e.code, e.title, e.explanation);
             let _ = writeln!(o, "exit status: {}", exit::status_number(e.code));
