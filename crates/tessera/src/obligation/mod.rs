@@ -19,7 +19,9 @@ pub mod catalogue;
 pub mod static_check;
 pub mod suggest;
 
-pub use crate::error::{arith, note, vocab, Call, Divides, Error, Failure, Note, Obligation, Result};
+pub use crate::error::{
+    arith, note, vocab, Call, Divides, Error, Failure, Note, Obligation, Result,
+};
 pub use suggest::Suggestion;
 
 impl Error {
