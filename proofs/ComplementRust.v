@@ -4,18 +4,23 @@
     (integer cotarget): filter (stride-0 modes become [1:0], then Rust's
     coalesce), the constant case, a stable sort by stride, the tractability
     test ([None] for Rust's [NotComplementable] error), the modes.  Here the
-    filter and the sort are proved, and with [ComplementConverse] they give:
+    filter and the sort are proved, and with [ComplementConverse] they give,
+    for [A] with natural strides and an integer cotarget [M >= 1]:
 
-    - [complementZ_refuses_only_without_complement]: if [A] (natural
-      strides) has any complement [C] such that [(A, C)] tiles [\[0, N)]
-      without holes ([N >= 1]), [complementZ A M] is not [None], for every
-      cotarget [M];
-    - [complementZ_none_no_complement]: so when it refuses, no layout
-      complements [A] without holes.
+    - [complementZ_complete_and_sound]: if [A] has any complement [C] such
+      that [(A, C)] tiles [\[0, N)] without holes ([N >= 1]), then
+      [complementZ A M] returns [Some R], and [(A, R)] tiles [\[0, N')]
+      without holes with [N' >= M];
+    - [complementZ_refuses_only_without_complement] (any [M]) and
+      [complementZ_none_no_complement]: so when it refuses ([None]), no
+      layout complements [A] without holes.
 
-    Since a tiling makes [A] injective on its domain, this covers Rust's
+    A tiling makes [A] injective on its domain, so this covers Rust's
     refusal of every injective non-tractable layout (the strict behaviour,
-    [complement_exact] once [complement] returns CuTe's answer there). *)
+    [complement_exact] once [complement] returns CuTe's answer there).  Not
+    covered: negative strides (refused by [complementZ]), shape cotargets,
+    and a non-injective [A] (for which the result is only what the
+    transcription computes). *)
 
 From Coq Require Import Arith Lia List ZArith Bool Permutation.
 Import ListNotations.
@@ -239,64 +244,248 @@ Proof.
       constructor; [lia|]. apply IH; [apply (irreducible_tail m); exact I | exact P'].
 Qed.
 
-(** ** The theorem *)
+(** ** Permutations of [A] keep a tiling *)
 
-Theorem complementZ_refuses_only_without_complement : forall A M C N, 1 <= N ->
-  tiles A C N -> complementZ (map zmode_of A) M <> None.
+(** [f] maps the domain of [A'] one to one onto the domain of [A], keeping
+    the value. *)
+Definition coord_equiv (A A' : layout) : Prop :=
+  exists f : list nat -> list nat,
+    (forall x, in_domain A' x -> in_domain A (f x) /\ eval A (f x) = eval A' x) /\
+    (forall x y, in_domain A' x -> in_domain A' y -> f x = f y -> x = y) /\
+    (forall z, in_domain A z -> exists x, in_domain A' x /\ f x = z).
+
+Lemma perm_coord_equiv : forall A A', Permutation A A' -> coord_equiv A A'.
 Proof.
-  intros A M C N HN T.
+  intros A A' H. induction H as [|m l l' _ [f [F1 [F2 F3]]]|x y l|l l' l'' _ [f [F1 [F2 F3]]] _ [g [G1 [G2 G3]]]].
+  - exists (fun x => x). split; [|split]; auto. intros z Hz. exists z. auto.
+  - exists (fun x => match x with [] => [] | h :: t => h :: f t end). split; [|split].
+    + intros [|h t] D; simpl in D; [contradiction|]. destruct D as [Hh D].
+      destruct (F1 t D) as [D' E']. simpl. rewrite E'. auto.
+    + intros [|h t] [|h' t'] Dx Dy E; simpl in Dx, Dy; try contradiction.
+      injection E as -> E. f_equal. apply F2; [apply Dx | apply Dy | exact E].
+    + intros [|h zt] Dz; simpl in Dz; [contradiction|]. destruct Dz as [Hh Dz].
+      destruct (F3 zt Dz) as [t [Dt Et]]. exists (h :: t). simpl. rewrite Et. auto.
+  - exists (fun z => match z with a :: b :: t => b :: a :: t | _ => z end). split; [|split].
+    + intros [|a [|b t]] D; simpl in D; try tauto. simpl. split; [tauto | lia].
+    + intros [|a [|b t]] [|a' [|b' t']] Dx Dy E; simpl in Dx, Dy; try tauto.
+      injection E as -> -> ->. reflexivity.
+    + intros [|b [|a t]] Dz; simpl in Dz; try tauto.
+      exists (a :: b :: t). simpl. split; [tauto | reflexivity].
+  - exists (fun x => f (g x)). split; [|split].
+    + intros x D. destruct (G1 x D) as [D' E']. destruct (F1 _ D') as [D'' E''].
+      split; [exact D'' | lia].
+    + intros x y Dx Dy E. apply G2; try assumption.
+      apply F2; [apply (G1 x Dx) | apply (G1 y Dy) | exact E].
+    + intros z Dz. destruct (F3 z Dz) as [y [Dy Ey]]. destruct (G3 y Dy) as [x [Dx Ex]].
+      exists x. subst. auto.
+Qed.
+
+Lemma tiles_coord_equiv : forall A A' C N, coord_equiv A A' -> tiles A C N -> tiles A' C N.
+Proof.
+  intros A A' C N [f [F1 [F2 F3]]] [T1 [T2 T3]]. split; [|split].
+  - intros x xc D Dc. destruct (F1 x D) as [D' E']. rewrite <- E'. apply T1; assumption.
+  - intros x xc y yc Dx Dxc Dy Dyc E.
+    destruct (F1 x Dx) as [Dx' Ex']. destruct (F1 y Dy) as [Dy' Ey'].
+    rewrite <- Ex', <- Ey' in E. destruct (T2 _ _ _ _ Dx' Dxc Dy' Dyc E) as [Ef ->].
+    split; [apply F2; assumption | reflexivity].
+  - intros v Hv. destruct (T3 v Hv) as [xa [xc [Da [Dc E]]]].
+    destruct (F3 xa Da) as [x [Dx Ex]]. exists x, xc. split; [exact Dx|]. split; [exact Dc|].
+    destruct (F1 x Dx) as [_ E']. rewrite <- E', Ex. exact E.
+Qed.
+
+Lemma tiles_swap : forall A C N, tiles A C N -> tiles C A N.
+Proof.
+  intros A C N [T1 [T2 T3]]. split; [|split].
+  - intros xc xa Dc Da. rewrite Nat.add_comm. apply T1; assumption.
+  - intros xc xa yc ya Dxc Dxa Dyc Dya E.
+    destruct (T2 xa xc ya yc Dxa Dxc Dya Dyc ltac:(lia)) as [-> ->]. auto.
+  - intros v Hv. destruct (T3 v Hv) as [xa [xc [Da [Dc E]]]].
+    exists xc, xa. split; [exact Dc|]. split; [exact Da | lia].
+Qed.
+
+(** ** What the filter and the sort give when a complement exists *)
+
+Lemma rust_coalesce_pos : forall A, pos_extents A -> pos_extents (rust_coalesce A).
+Proof.
+  intros A Pos. unfold rust_coalesce. destruct (rev A) as [|l r] eqn:Er.
+  - constructor; [simpl; lia | constructor].
+  - assert (P' : pos_extents (rev r ++ [l])) by (rewrite <- (rev_snoc A l r Er); exact Pos).
+    destruct (bw_coalesce_ok (rev r) l P') as [_ Pf]. unfold unit_fixup.
+    destruct (bw_coalesce (rev r) l) as [|f [|g rest]]; try exact Pf.
+    destruct (Nat.eqb (extent f) 1); [repeat constructor | exact Pf].
+Qed.
+
+Lemma filtered_sorted : forall A C N, 1 <= N -> tiles A C N -> size A <> 1 ->
+  pos_extents A /\
+  filterZ (map zmode_of A) = map zmode_of (rust_coalesce A) /\
+  tiles (rust_coalesce A) C N /\
+  Forall (fun m => 2 <= extent m) (rust_coalesce A) /\
+  tractable (sort_nat (rust_coalesce A)).
+Proof.
+  intros A C N HN T E1.
   assert (Pos : pos_extents A).
   { destruct T as [_ [_ T3]]. destruct (T3 0 HN) as [xa [_ [Da _]]]. exact (domain_pos _ _ Da). }
   pose proof (filterZ_of_nat A) as Ef. rewrite (tiles_unit_if_zero A C N HN T) in Ef.
-  unfold complementZ. rewrite Ef.
-  destruct (Nat.eq_dec (size A) 1) as [E1|E1].
-  { rewrite rust_coalesce_unit by assumption. simpl. discriminate. }
-  set (F := rust_coalesce A).
+  set (F := rust_coalesce A) in *.
   destruct (rust_coalesce_preserves_eval A Pos) as [Hs He].
   assert (TF : tiles F C N).
   { apply (tiles_same_function A F C N); [symmetry; exact Hs | | exact T].
     intros i Hi. symmetry. apply He. exact Hi. }
   assert (Big : Forall (fun m => 2 <= extent m) F).
-  { unfold F. rewrite rust_coalesce_is_normal_form by assumption.
-    apply irreducible_big.
-    - apply coalesce_is_irreducible.
-    - rewrite <- rust_coalesce_is_normal_form by assumption.
-      destruct (bw_coalesce_ok (rev (tl (rev A))) (hd (Mode 1 0) (rev A))) as [_ Pf].
-      + destruct (rev A) as [|l r] eqn:Er.
-        * exfalso. apply E1. rewrite <- (rev_involutive A), Er. reflexivity.
-        * simpl. rewrite <- (rev_snoc A l r Er). exact Pos.
-      + unfold rust_coalesce. destruct (rev A) as [|l r] eqn:Er.
-        * constructor; [simpl; lia | constructor].
-        * simpl in Pf. unfold unit_fixup.
-          destruct (bw_coalesce (rev r) l) as [|f [|g rest]]; try exact Pf.
-          destruct (Nat.eqb (extent f) 1); [repeat constructor | exact Pf].
-    - rewrite <- rust_coalesce_is_normal_form by assumption. unfold F. lia. }
+  { apply irreducible_big.
+    - unfold F. rewrite rust_coalesce_is_normal_form by assumption. apply coalesce_is_irreducible.
+    - apply rust_coalesce_pos. exact Pos.
+    - unfold F. lia. }
+  split; [exact Pos|]. split; [exact Ef|]. split; [exact TF|]. split; [exact Big|].
   destruct (bij_structure N (F ++ C) HN (tiles_bij F C N TF)) as [P Q].
   set (s := sort_nat F).
   assert (Ps : Permutation s F) by apply sort_perm.
-  assert (Ht : tractableb (sort_by_stride (map zmode_of F)) 1 = true).
-  { rewrite sort_Z. change 1%Z with (Z.of_nat 1). apply tractableb_of_tractable; [lia|].
-    fold s. rewrite Forall_forall in Big.
-    apply tractable_of_structure.
-    - intros a Ha. apply (Permutation_in _ Ps) in Ha. split; [exact (Big a Ha)|].
-      apply P; [apply in_or_app; left; exact Ha | exact (Big a Ha)].
-    - intros a b Ha Hb. apply (Permutation_in _ Ps) in Ha, Hb.
-      apply Q; apply in_or_app; left; assumption.
-    - apply strict_of_nodup; [apply sort_sorted|].
-      apply (Permutation_NoDup (Permutation_map stride (Permutation_sym Ps))).
-      apply nodup_strides. intros L1 a L2 b L3 E.
-      apply (bij_distinct L1 a L2 b (L3 ++ C) N HN).
-      + assert (E' : F ++ C = L1 ++ a :: L2 ++ b :: L3 ++ C)
-          by (rewrite E; repeat (rewrite <- app_assoc || rewrite <- app_comm_cons); reflexivity).
-        rewrite <- E'. exact (tiles_bij F C N TF).
-      + apply Big. rewrite E. apply in_or_app. right. left. reflexivity.
-      + apply Big. rewrite E. apply in_or_app. right. right.
-        apply in_or_app. right. left. reflexivity.
-    - intros m A' _. apply Nat.divide_1_l. }
-  revert Ht. destruct (map zmode_of F) as [|m [|m' rest]]; intros Ht.
-  - rewrite Ht. discriminate.
-  - destruct (zstride m =? 0)%Z; [discriminate|]. rewrite Ht. discriminate.
-  - rewrite Ht. discriminate.
+  rewrite Forall_forall in Big.
+  apply tractable_of_structure.
+  - intros a Ha. apply (Permutation_in _ Ps) in Ha. split; [exact (Big a Ha)|].
+    apply P; [apply in_or_app; left; exact Ha | exact (Big a Ha)].
+  - intros a b Ha Hb. apply (Permutation_in _ Ps) in Ha, Hb.
+    apply Q; apply in_or_app; left; assumption.
+  - apply strict_of_nodup; [apply sort_sorted|].
+    apply (Permutation_NoDup (Permutation_map stride (Permutation_sym Ps))).
+    apply nodup_strides. intros L1 a L2 b L3 E.
+    apply (bij_distinct L1 a L2 b (L3 ++ C) N HN).
+    + assert (E' : F ++ C = L1 ++ a :: L2 ++ b :: L3 ++ C)
+        by (rewrite E; repeat (rewrite <- app_assoc || rewrite <- app_comm_cons); reflexivity).
+      rewrite <- E'. exact (tiles_bij F C N TF).
+    + apply Big. rewrite E. apply in_or_app. right. left. reflexivity.
+    + apply Big. rewrite E. apply in_or_app. right. right.
+      apply in_or_app. right. left. reflexivity.
+  - intros m A' _. apply Nat.divide_1_l.
+Qed.
+
+(** [complementZ] past the filter, when the sorted layout is tractable. *)
+Lemma complementZ_tractable_branch : forall A M F, filterZ A = F ->
+  tractableb (sort_by_stride F) 1 = true ->
+  (forall m, F = [m] -> (zstride m =? 0)%Z = false) ->
+  complementZ A M = Some (complement_tailZ (sort_by_stride F) M).
+Proof.
+  intros A M F Ef Ht Hz. unfold complementZ. rewrite Ef.
+  destruct F as [|m [|m' rest]]; try (rewrite Ht; reflexivity).
+  rewrite (Hz m eq_refl), Ht. reflexivity.
+Qed.
+
+(** A layout of size 1 (positive extents) has one coordinate, of value 0. *)
+Lemma size_one_domain : forall A xs ys, size A = 1 -> in_domain A xs -> in_domain A ys ->
+  xs = ys /\ eval A xs = 0.
+Proof.
+  induction A as [|m A IH]; intros xs ys Hs Dx Dy;
+    destruct xs as [|x xs]; destruct ys as [|y ys]; simpl in *; try contradiction; [auto|].
+  apply Nat.eq_mul_1 in Hs as [He Hs].
+  destruct Dx as [Hx Dx]. destruct Dy as [Hy Dy].
+  destruct (IH xs ys Hs Dx Dy) as [-> E]. split; [f_equal; lia | rewrite E; nia].
+Qed.
+
+Lemma tiles_size_one : forall A e d N, size A = 1 -> pos_extents A ->
+  (forall c c', c < e -> c' < e -> c * d = c' * d -> c = c') ->
+  (forall v, v < N <-> exists c, c < e /\ c * d = v) ->
+  tiles A [Mode e d] N.
+Proof.
+  intros A e d N Hs Pos Inj Img.
+  assert (Z : in_domain A (zeros (length A))) by (apply zeros_in_domain; exact Pos).
+  split; [|split].
+  - intros xa [|c [|]] Da Dc; simpl in Dc; try tauto.
+    destruct (size_one_domain A xa xa Hs Da Da) as [_ ->]. simpl.
+    apply Img. exists c. split; [tauto | lia].
+  - intros xa [|c [|]] ya [|c' [|]] Dxa Dc Dya Dc' E; simpl in Dc, Dc'; try tauto.
+    destruct (size_one_domain A xa ya Hs Dxa Dya) as [-> E0]. rewrite E0 in E. simpl in E.
+    split; [reflexivity|]. f_equal. apply Inj; [tauto | tauto | lia].
+  - intros v Hv. apply Img in Hv as [c [Hc Ec]]. exists (zeros (length A)), [c].
+    split; [exact Z|]. split; [simpl; tauto|].
+    rewrite eval_zeros. simpl. lia.
+Qed.
+
+(** ** The theorems *)
+
+(** If [A] has a hole-free complement, Rust's [complement(A, M)] returns
+    one: a layout [R] such that [(A, R)] tiles [\[0, N)] with [N >= M]. *)
+Theorem complementZ_complete_and_sound : forall A M C N0, 1 <= N0 -> tiles A C N0 -> 1 <= M ->
+  exists R N, complementZ (map zmode_of A) (Z.of_nat M) = Some (map zmode_of R) /\
+              M <= N /\ tiles A R N.
+Proof.
+  intros A M C N0 HN0 T HM.
+  destruct (Nat.eq_dec (size A) 1) as [E1|E1].
+  - assert (Pos : pos_extents A).
+    { destruct T as [_ [_ T3]]. destruct (T3 0 HN0) as [xa [_ [Da _]]]. exact (domain_pos _ _ Da). }
+    pose proof (filterZ_of_nat A) as Ef. rewrite (tiles_unit_if_zero A C N0 HN0 T) in Ef.
+    rewrite (rust_coalesce_unit A Pos E1) in Ef.
+    unfold complementZ. rewrite Ef. simpl. rewrite eqb_of_nat_1.
+    destruct (Nat.eqb_spec M 1) as [->|HM1].
+    + exists [Mode 1 0], 1. split; [reflexivity|]. split; [lia|].
+      apply tiles_size_one; try assumption.
+      * intros c c' Hc Hc' _. lia.
+      * intros v. split; [intros Hv; exists 0; split; lia | intros [c [Hc Ec]]; lia].
+    + exists [Mode M 1], M. split; [reflexivity|]. split; [lia|].
+      apply tiles_size_one; try assumption.
+      * intros c c' _ _ E. lia.
+      * intros v. split; [intros Hv; exists v; split; lia | intros [c [Hc Ec]]; lia].
+  - destruct (filtered_sorted A C N0 HN0 T E1) as [Pos [Ef [TF [Big Tr]]]].
+    set (F := rust_coalesce A) in *. set (s := sort_nat F) in *.
+    assert (Ht : tractableb (map zmode_of s) 1 = true).
+    { change 1%Z with (Z.of_nat 1). apply tractableb_of_tractable; [lia | exact Tr]. }
+    set (rest := ((M + reach s 1 - 1) / reach s 1)%nat).
+    set (Cof := complement_of s rest).
+    destruct (complementZ_tractable s M HM Ht) as [_ Ec].
+    exists (rust_coalesce Cof), (reach s 1 * rest). split; [|split].
+    + rewrite (complementZ_tractable_branch _ _ (map zmode_of F) Ef).
+      * rewrite sort_Z. fold s. rewrite Ec. reflexivity.
+      * rewrite sort_Z. exact Ht.
+      * intros m Em. destruct F as [|f [|]]; try discriminate. simpl in Em.
+        injection Em as <-. simpl. change 0%Z with (Z.of_nat 0). rewrite eqb_of_nat.
+        apply Nat.eqb_neq. intro Hf.
+        destruct (bij_structure N0 ([f] ++ C) HN0 (tiles_bij [f] C N0 TF)) as [P _].
+        inversion Big as [|? ? Hb _]; subst.
+        pose proof (P f (or_introl eq_refl) Hb). lia.
+    + apply complement_covers_cotarget; [exact Tr|].
+      apply (Permutation_Forall (Permutation_sym (sort_perm F))). unfold pos_extents.
+      eapply Forall_impl; [|exact Big]. simpl. intros. lia.
+    + pose proof (complement_tiles s rest Tr) as Ts. fold Cof in Ts.
+      assert (Hr : 1 <= rest).
+      { unfold rest. assert (1 <= reach s 1).
+        { apply reach_pos; [lia| |exact Tr].
+          apply (Permutation_Forall (Permutation_sym (sort_perm F))).
+          eapply Forall_impl; [|exact Big]. simpl. intros. lia. }
+        apply Nat.div_le_lower_bound; lia. }
+      assert (PC : pos_extents Cof).
+      { unfold Cof, complement_of. apply Forall_app. split.
+        - apply comp_go_pos; [lia | exact Tr].
+        - repeat constructor. simpl. exact Hr. }
+      destruct (rust_coalesce_preserves_eval Cof PC) as [HsC HeC].
+      assert (T1 : tiles s (rust_coalesce Cof) (reach s 1 * rest)).
+      { apply tiles_swap. apply (tiles_same_function Cof); [symmetry; exact HsC | | ].
+        - intros i Hi. symmetry. apply HeC. exact Hi.
+        - apply tiles_swap. exact Ts. }
+      assert (T2 : tiles F (rust_coalesce Cof) (reach s 1 * rest)).
+      { apply (tiles_coord_equiv s); [apply perm_coord_equiv, sort_perm | exact T1]. }
+      destruct (rust_coalesce_preserves_eval A Pos) as [Hs He].
+      apply (tiles_same_function F A); [exact Hs | intros i Hi; apply He; unfold F in Hi; lia | exact T2].
+Qed.
+
+(** Hence Rust refuses only layouts that have no hole-free complement. *)
+Theorem complementZ_refuses_only_without_complement : forall A M C N, 1 <= N ->
+  tiles A C N -> complementZ (map zmode_of A) M <> None.
+Proof.
+  intros A M C N HN T.
+  destruct (Nat.eq_dec (size A) 1) as [E1|E1].
+  - assert (Pos : pos_extents A).
+    { destruct T as [_ [_ T3]]. destruct (T3 0 HN) as [xa [_ [Da _]]]. exact (domain_pos _ _ Da). }
+    pose proof (filterZ_of_nat A) as Ef. rewrite (tiles_unit_if_zero A C N HN T) in Ef.
+    rewrite (rust_coalesce_unit A Pos E1) in Ef.
+    unfold complementZ. rewrite Ef. simpl. discriminate.
+  - destruct (filtered_sorted A C N HN T E1) as [Pos [Ef [TF [Big Tr]]]].
+    set (F := rust_coalesce A) in *.
+    assert (Ht : tractableb (sort_by_stride (map zmode_of F)) 1 = true).
+    { rewrite sort_Z. change 1%Z with (Z.of_nat 1). apply tractableb_of_tractable; [lia | exact Tr]. }
+    revert Ht. unfold complementZ. rewrite Ef.
+    destruct (map zmode_of F) as [|m [|m' rest]]; intros Ht.
+    + rewrite Ht. discriminate.
+    + destruct (zstride m =? 0)%Z; [discriminate|]. rewrite Ht. discriminate.
+    + rewrite Ht. discriminate.
 Qed.
 
 Corollary complementZ_none_no_complement : forall A M, complementZ (map zmode_of A) M = None ->
