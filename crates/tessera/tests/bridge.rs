@@ -9,7 +9,9 @@
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`). This test generates layouts with a fixed seed, asks both sides and
-//! requires the same modes. It is `#[ignore]`d because it needs that executable; CI runs it with
+//! requires the same modes; it also requires the extracted certificate to refuse perturbed
+//! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
+//! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
 //! `bash proofs/bridge/run.sh` (which builds the executable and sets `TESSERA_EXTRACTED`).
 
 use std::io::Write;
