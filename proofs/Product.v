@@ -17,9 +17,10 @@
       ([logical_product_certified]): the copies of [A] that [B] places do
       not overlap.
 
-    Not proved here: that [coalesce_x(C)] agrees with [C] on its domain
-    (taken as the hypothesis on [ax]), that [cosize B] bounds [B]'s values
-    (taken as the hypothesis on [K]), nested or by-mode tilers. *)
+    With CuTe's [K = cosize B], the bound on [B]'s values holds
+    ([cosize_bound], [logical_product_cosize]).  Not proved here: that
+    [coalesce_x(C)] agrees with [C] on its domain (taken as the hypothesis
+    on [ax]); nested or by-mode tilers. *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.
@@ -108,4 +109,67 @@ Proof.
     pose proof (HK xb Dxb). pose proof (HK yb Dyb).
     rewrite <- (recompose_digits C (eval B xb)) by lia.
     rewrite <- (recompose_digits C (eval B yb)) by lia. rewrite Ed. reflexivity.
+Qed.
+
+(** ** CuTe's [K = cosize B] *)
+
+Fixpoint max_coord (L : layout) : list nat :=
+  match L with [] => [] | m :: L' => (extent m - 1) :: max_coord L' end.
+
+Lemma domain_pos_nat : forall L xs, in_domain L xs -> Forall (fun m => 1 <= extent m) L.
+Proof.
+  induction L as [|m L IH]; intros [|x xs] H; simpl in H; try contradiction; constructor.
+  - lia.
+  - exact (IH _ (proj2 H)).
+Qed.
+
+Lemma size_pos : forall L, Forall (fun m => 1 <= extent m) L -> 1 <= size L.
+Proof.
+  induction L as [|m L IH]; intros P; simpl; [lia|].
+  inversion P as [|? ? Hm P']; subst. specialize (IH P'). nia.
+Qed.
+
+Lemma digits_last : forall L, Forall (fun m => 1 <= extent m) L ->
+  digits L (size L - 1) = max_coord L.
+Proof.
+  induction L as [|m L IH]; intros P; [reflexivity|].
+  inversion P as [|? ? Hm P']; subst. pose proof (size_pos L P') as Hs.
+  simpl. destruct (digit_unique (extent m - 1) (size L - 1) (extent m) ltac:(lia)) as [E1 E2].
+  replace (extent m * size L - 1) with (extent m - 1 + extent m * (size L - 1)) by nia.
+  rewrite E1, E2, IH by exact P'. reflexivity.
+Qed.
+
+Lemma eval_le_max : forall L xs, in_domain L xs -> eval L xs <= eval L (max_coord L).
+Proof.
+  induction L as [|m L IH]; intros [|x xs] D; simpl in *; try contradiction; [lia|].
+  destruct D as [Hx D]. specialize (IH xs D). nia.
+Qed.
+
+(** Every value of [B] is below [cosize B]. *)
+Lemma cosize_bound : forall B xb, in_domain B xb -> eval B xb < cosize B.
+Proof.
+  intros B xb D. pose proof (domain_pos_nat B xb D) as P.
+  unfold cosize, eval_idx. rewrite digits_last by exact P.
+  pose proof (eval_le_max B xb D). lia.
+Qed.
+
+Corollary logical_product_cosize : forall ax (A B : layout) ls,
+  tractable A -> Forall (fun m => 1 <= extent m) A ->
+  let rest := ((size A * cosize B + reach A 1 - 1) / reach A 1)%nat in
+  let C := complement_of A rest in
+  pos_ax ax -> (forall i, (i < size C)%nat -> evalA ax (Z.of_nat i) = Z.of_nat (eval_idx C i)) ->
+  Forall leaf_ok ls ->
+  map fst ls = map (fun m => Z.of_nat (stride m)) B ->
+  map leaf_extent ls = map (fun m => Z.of_nat (extent m)) B ->
+  certificate ax (pieces_of_leaves ls) = true ->
+  (forall xb yb, in_domain B xb -> in_domain B yb -> eval B xb = eval B yb -> xb = yb) ->
+  let P xa xb := (Z.of_nat (eval A xa) + evalRflat (map Z.of_nat xb) ls)%Z in
+  (forall xa xb, in_domain A xa -> in_domain B xb ->
+     (0 <= P xa xb < Z.of_nat (reach A 1 * rest))%Z) /\
+  (forall xa xb ya yb, in_domain A xa -> in_domain B xb -> in_domain A ya -> in_domain B yb ->
+     P xa xb = P ya yb -> xa = ya /\ xb = yb).
+Proof.
+  intros ax A B ls T PA rest C Pax Hax Ok Hs He Cert Binj P.
+  apply (logical_product_certified ax A B (cosize B) ls T PA Pax Hax Ok Hs He Cert); [|exact Binj].
+  exact (cosize_bound B).
 Qed.
