@@ -504,6 +504,74 @@ fn complement_agrees_with_the_extracted_proof() {
     compare("complement", &requests, &rust);
 }
 
+/// Rust's `complement(A, cotarget)` with a shape cotarget `(M_0, ..., M_(k-1))` (rank 1 to 3,
+/// each 1 to 40) against the extracted `complementSZ` (CuTe's fold of the rest mode by mode, and
+/// the rest `ceil(M / reach)` when the fold falls short; `proofs/ComplementShape.v`): the same
+/// modes, or both refuse. The layouts are drawn as in the integer-cotarget test.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn shape_complement_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_4A9E_C0_7A26_E7);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut refused = 0;
+    for i in 0..CASES {
+        let mut modes = if i % 2 == 0 {
+            let rank = rng.range(0, 4) as usize;
+            let mut v: Vec<(i64, i64)> = Vec::with_capacity(rank);
+            let mut reach = 1;
+            for _ in 0..rank {
+                let e = rng.range(1, 6);
+                let d = reach * rng.range(1, 3);
+                v.push((e, d));
+                reach = e * d;
+            }
+            v
+        } else {
+            let signed = rng.range(0, 3) == 0;
+            let mut v = random_modes(&mut rng, signed);
+            v.truncate(4);
+            v
+        };
+        for k in (1..modes.len()).rev() {
+            let j = rng.range(0, k as i64) as usize;
+            modes.swap(j, k);
+        }
+        let k = rng.range(1, 3) as usize;
+        let cot: Vec<i64> = (0..k)
+            .map(|_| {
+                if rng.range(0, 4) == 0 {
+                    rng.range(1, 3)
+                } else {
+                    rng.range(1, 40)
+                }
+            })
+            .collect();
+        let mut req = format!("h {k}");
+        for m in &cot {
+            req.push_str(&format!(" {m}"));
+        }
+        for (e, s) in &modes {
+            req.push_str(&format!(" {e} {s}"));
+        }
+        requests.push(req);
+        let shape = IntTuple::flat(cot.iter().copied());
+        rust.push(match complement(&layout_of(&modes), &shape) {
+            Ok(c) => show(&c),
+            Err(_) => {
+                refused += 1;
+                "E".to_owned()
+            }
+        });
+    }
+    eprintln!(
+        "complement (shape cotarget): {refused} of {} cases refused by Rust",
+        requests.len()
+    );
+    assert!(refused < CASES / 2, "too few complementable cases");
+    compare("complement (shape cotarget)", &requests, &rust);
+}
+
 /// Rust's `Swizzle::apply` against the extracted `swizzle` (proved an involution and a bijection
 /// of `[0, 2^k)` in `proofs/Swizzle.v`), for random legal `B, M, S` (`B + M + |S| <= 60`) and
 /// offsets, a quarter of them negative.
