@@ -511,7 +511,7 @@ fn complement_agrees_with_the_extracted_proof() {
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
 fn shape_complement_agrees_with_the_extracted_proof() {
-    let mut rng = Rng(0x5_4A9E_C0_7A26_E7);
+    let mut rng = Rng(0x54_A9EC_07A2_6E70);
     let mut requests = Vec::with_capacity(CASES);
     let mut rust = Vec::with_capacity(CASES);
     let mut refused = 0;
