@@ -313,3 +313,33 @@ Proof.
   apply (logical_product_cosize ax A B ls T PA Pax); try assumption.
   intros i Hi. apply (Agree i Hi).
 Qed.
+
+(** ** [logical_divide] on the modes Rust checks the certificate on *)
+
+(** Rust's [logical_divide(A, B)] checks the certificate on
+    [coalesce_x(A)].  For every offset [v] of A's domain, the coordinate of
+    [(B, complement)] that reaches [v] is unique and the result there is
+    [A(v)]: the divide re-indexes A on its whole domain. *)
+Corollary logical_divide_rust : forall (A B : layout) rest ls,
+  pos_extents A -> tractable B -> Forall leaf_ok ls ->
+  map fst ls = map (fun m => Z.of_nat (stride m)) (B ++ complement_of B rest) ->
+  map leaf_extent ls = map (fun m => Z.of_nat (extent m)) (B ++ complement_of B rest) ->
+  certificate (rust_coalesce_xZ (map zmode_of A)) (pieces_of_leaves ls) = true ->
+  size A <= reach B 1 * rest ->
+  forall v, v < size A ->
+  exists xs, in_domain (B ++ complement_of B rest) xs /\
+    evalB (map Z.of_nat xs) ls = Z.of_nat v /\
+    evalRflat (map Z.of_nat xs) ls = Z.of_nat (eval_idx A v) /\
+    (forall ys, in_domain (B ++ complement_of B rest) ys ->
+       evalB (map Z.of_nat ys) ls = Z.of_nat v -> ys = xs).
+Proof.
+  intros A B rest ls PA T Ok Hs He C Hcov v Hv.
+  assert (PZ : zpos (map zmode_of A)).
+  { unfold zpos. apply Forall_map. eapply Forall_impl; [|exact PA]. simpl. intros. lia. }
+  destruct (coalesce_x_agrees (map zmode_of A) (Z.of_nat v) PZ) as [Pax E].
+  { rewrite zsize_of_nat. lia. }
+  destruct (logical_divide_certified _ B rest ls Pax T Ok Hs He C v ltac:(lia))
+    as [xs [D [EB [ER U]]]].
+  exists xs. split; [exact D|]. split; [exact EB|]. split; [|exact U].
+  rewrite ER, E. apply zeval_of_nat.
+Qed.
