@@ -18,7 +18,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
-use tessera::algebra::{coalesce, complement, complement1, composition};
+use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
 use tessera::layout::{IntTuple, Swizzle};
 use tessera::Layout;
 
@@ -449,7 +449,7 @@ fn the_extracted_certificate_refuses_wrong_candidates() {
     );
 }
 
-/// Rust's `complement(A, M)` (integer cotarget) against the extracted `complementZ`: the same
+/// Rust's strict `complement_exact(A, M)` (integer cotarget) against the extracted `complementZ`: the same
 /// modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
 /// complement sorts by stride), half are random (many non-tractable, some with negative strides).
 #[test]
@@ -488,7 +488,7 @@ fn complement_agrees_with_the_extracted_proof() {
         }
         requests.push(req);
         let cot: IntTuple = m.to_string().parse().expect("cotarget");
-        rust.push(match complement(&layout_of(&modes), &cot) {
+        rust.push(match complement_exact(&layout_of(&modes), &cot) {
             Ok(c) => show(&c),
             Err(_) => {
                 refused += 1;
@@ -556,7 +556,7 @@ fn shape_complement_agrees_with_the_extracted_proof() {
         }
         requests.push(req);
         let shape = IntTuple::flat(cot.iter().copied());
-        rust.push(match complement(&layout_of(&modes), &shape) {
+        rust.push(match complement_exact(&layout_of(&modes), &shape) {
             Ok(c) => show(&c),
             Err(_) => {
                 refused += 1;
