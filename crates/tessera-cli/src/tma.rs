@@ -7,11 +7,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tessera::tma::driver::Agreement;
+use tessera::tma::params::{list, parse_u64, Params};
 use tessera::tma::report::severity_name as severity;
-use tessera::tma::{
-    tiling::HoleKind, validate, Address, DataType, Interleave, L2Promotion, OobFill, Report,
-    Request, Swizzle,
-};
+use tessera::tma::{tiling::HoleKind, validate, Address, OobFill, Report, Request};
 
 /// Arguments of `tessera tma`. Arrays are in tensor order (outermost first, the last dimension
 /// contiguous), as in `--shape 1024,4096 --box 64,128`; reports use the driver's order too.
@@ -82,23 +80,6 @@ pub struct Args {
 
 use crate::exit::fail;
 
-/// Compute capabilities (`--sm`) whose GPUs have TMA: Hopper, Blackwell and Blackwell consumer.
-pub const TMA_SMS: &[u32] = &[90, 100, 101, 103, 110, 120, 121];
-
-fn list(s: &str) -> Result<Vec<u64>, String> {
-    s.trim()
-        .trim_start_matches(['[', '('])
-        .trim_end_matches([']', ')'])
-        .split(',')
-        .filter(|x| !x.trim().is_empty())
-        .map(|x| {
-            x.trim()
-                .parse::<u64>()
-                .map_err(|_| format!("`{}` is not a non-negative integer", x.trim()))
-        })
-        .collect()
-}
-
 fn number(v: &Value) -> Result<u64, String> {
     match v {
         Value::Number(n) => n
@@ -109,36 +90,9 @@ fn number(v: &Value) -> Result<u64, String> {
     }
 }
 
-fn parse_u64(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => t.parse::<u64>(),
-    }
-    .map_err(|_| format!("`{t}` is not a non-negative integer"))
-}
-
-/// The request's parameters as text (from the file, overridden by flags).
-#[derive(Default)]
-struct Raw {
-    dtype: Option<String>,
-    shape: Option<Vec<u64>>,
-    strides: Option<Vec<u64>>,
-    layout: Option<String>,
-    box_dims: Option<Vec<u64>>,
-    element_strides: Option<Vec<u64>>,
-    interleave: Option<String>,
-    swizzle: Option<String>,
-    l2: Option<String>,
-    oob: Option<String>,
-    address: Option<u64>,
-    align: Option<u64>,
-    sm: Option<u32>,
-}
-
-fn from_json(v: &Value) -> Result<Raw, String> {
+fn from_json(v: &Value) -> Result<Params, String> {
     let obj = v.as_object().ok_or("the file must hold a JSON object")?;
-    let mut r = Raw::default();
+    let mut r = Params::default();
     let arr = |x: &Value| -> Result<Vec<u64>, String> {
         match x {
             Value::Array(a) => a.iter().map(number).collect(),
@@ -188,7 +142,7 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
                 .map_err(|e| ("bad_json".to_string(), format!("{}: {e}", p.display())))?;
             from_json(&v).map_err(|m| ("bad_json".to_string(), format!("{}: {m}", p.display())))?
         }
-        None => Raw::default(),
+        None => Params::default(),
     };
     if let Some(x) = &a.dtype {
         raw.dtype = Some(x.clone());
@@ -227,7 +181,7 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
     if a.sm.is_some() {
         raw.sm = a.sm;
     }
-    finish(raw)
+    raw.request()
 }
 
 /// A request from a JSON object with the keys of `--file` (what `tessera batch` reads).
@@ -235,82 +189,9 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
 /// Pre: none. Post: `Err((code, message))` with `bad_json` or `bad_argument`. Example:
 /// `{"dtype":"f16","shape":[64,64],"box":[64,64]}` is a valid request.
 pub fn request_from_json(v: &Value) -> Result<Request, (String, String)> {
-    finish(from_json(v).map_err(|m| ("bad_json".to_string(), m))?)
-}
-
-fn finish(raw: Raw) -> Result<Request, (String, String)> {
-    let bad = |what: &str, m: String| ("bad_argument".to_string(), format!("{what}: {m}"));
-    if let Some(al) = raw.align {
-        if !al.is_power_of_two() {
-            return Err(bad(
-                "align",
-                format!("{al} is not a power of two (the known alignment of the address, in bytes, e.g. 16 or 256)"),
-            ));
-        }
-    }
-    if let Some(sm) = raw.sm {
-        if !TMA_SMS.contains(&sm) {
-            return Err(bad(
-                "sm",
-                format!("{sm} is not a compute capability with TMA (one of {TMA_SMS:?})"),
-            ));
-        }
-    }
-    let dname = raw.dtype.clone().ok_or_else(|| {
-        bad(
-            "dtype",
-            "missing: give the element type explicitly (e.g. --dtype f16)".into(),
-        )
-    })?;
-    let dtype =
-        DataType::parse(&dname).ok_or_else(|| bad("dtype", format!("unknown `{dname}`")))?;
-    let box_dims = raw
-        .box_dims
-        .clone()
-        .ok_or_else(|| bad("box", "missing (e.g. --box 64,128)".into()))?;
-    let mut r = match (&raw.layout, &raw.shape) {
-        (Some(l), _) => {
-            let layout: tessera::Layout = l
-                .parse()
-                .map_err(|e: tessera::Error| bad("layout", e.to_string()))?;
-            Request::from_layout(dtype, &layout, &box_dims)
-                .map_err(|e| (e.code().to_string(), e.to_string()))?
-        }
-        (None, Some(shape)) => {
-            let mut r = Request::new(dtype, shape, &box_dims);
-            if let Some(st) = &raw.strides {
-                r.strides = st.clone();
-            }
-            r
-        }
-        (None, None) => return Err(bad("shape", "missing (e.g. --shape 1024,4096)".into())),
-    };
-    if let Some(es) = &raw.element_strides {
-        r.element_strides = es.clone();
-    }
-    if let Some(s) = &raw.interleave {
-        r.interleave =
-            Interleave::parse(s).ok_or_else(|| bad("interleave", format!("unknown `{s}`")))?;
-    }
-    if let Some(s) = &raw.swizzle {
-        r.swizzle = Swizzle::parse(s).ok_or_else(|| bad("swizzle", format!("unknown `{s}`")))?;
-    }
-    if let Some(s) = &raw.l2 {
-        r.l2_promotion =
-            L2Promotion::parse(s).ok_or_else(|| bad("l2", format!("unknown `{s}`")))?;
-    }
-    if let Some(s) = &raw.oob {
-        r.oob_fill = OobFill::parse(s).ok_or_else(|| bad("oob", format!("unknown `{s}`")))?;
-    }
-    r.address = match (raw.address, raw.align) {
-        (Some(a), _) => Address::Exact(a),
-        (None, Some(al)) => Address::Aligned(al),
-        (None, None) => Address::Aligned(256),
-    };
-    if let Some(sm) = raw.sm {
-        r.sm = sm;
-    }
-    Ok(r)
+    from_json(v)
+        .map_err(|m| ("bad_json".to_string(), m))?
+        .request()
 }
 
 /// The request as JSON (tensor order), in the file format `--file` reads.

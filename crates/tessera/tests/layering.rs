@@ -52,7 +52,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
         "tma",
         &[
             &["error"],
-            &["tiling", "smem", "rules"],
+            &["params", "tiling", "smem", "rules"],
             &["suggest"],
             &["report"],
             &["ragged", "driver"],

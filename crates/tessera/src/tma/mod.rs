@@ -15,6 +15,7 @@
 
 pub mod driver;
 pub mod error;
+pub mod params;
 pub mod ragged;
 pub mod report;
 pub mod rules;
