@@ -4,9 +4,9 @@
 use smallvec::SmallVec;
 
 use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
+use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
+use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
-use crate::notation::Value;
-use crate::obligation::{arith, note, Divides, Error, Note, Obligation, Result};
 
 /// `complement(A, cotarget)`: CuTe C++'s complement, the ordered layout R disjoint from A (except
 /// at 0) with `cosize((A, R)) ≥ size(cotarget)`; a tiling when A is tractable.
