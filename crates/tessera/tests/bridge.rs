@@ -16,7 +16,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
-use tessera::algebra::{coalesce, complement, complement1, composition};
+use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
 use tessera::layout::{IntTuple, Swizzle};
 use tessera::Layout;
 
@@ -284,8 +284,9 @@ fn certified_compositions_are_certified_by_the_proof() {
     );
 }
 
-/// Rust's `complement(A, M)` (integer cotarget) against the extracted `complementZ`: the same
-/// modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
+/// Rust's `complement_exact(A, M)` (integer cotarget; the tiling complement, which
+/// `complement` also returns wherever it succeeds without a note) against the extracted
+/// `complementZ`: the same modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
 /// complement sorts by stride), half are random (many non-tractable, some with negative strides).
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
@@ -323,7 +324,7 @@ fn complement_agrees_with_the_extracted_proof() {
         }
         requests.push(req);
         let cot: IntTuple = m.to_string().parse().expect("cotarget");
-        rust.push(match complement(&layout_of(&modes), &cot) {
+        rust.push(match complement_exact(&layout_of(&modes), &cot) {
             Ok(c) => show(&c),
             Err(_) => {
                 refused += 1;
