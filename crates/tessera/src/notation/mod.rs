@@ -6,6 +6,7 @@
 
 pub mod expr;
 pub mod parse;
+pub mod ragged;
 
 use std::fmt::{self, Display, Write};
 
