@@ -157,7 +157,10 @@ pub const CATALOGUE: &[Entry] = &[
         obligation: "size ≤ enumeration bound (2^22)",
         explanation: "Where no closed-form certificate applies, Tessera decides by enumeration, \
                       bounded to keep every answer fast (composition's B, left_inverse's L \
-                      when its strides overlap). Use a smaller layout.",
+                      when its strides overlap). Use a smaller layout. In a schedule \
+                      (`tessera schedule`): more than 2^18 IterDomains, or an extent expression \
+                      of more than 64 nodes (a long chain of merges of symbolic extents; bind \
+                      the symbols with `assume N == value`).",
         example: Example::Expr("left_inverse((2048,2048,2):(1,1,1))"),
     },
     Entry {
