@@ -2,7 +2,8 @@
 """Scaling benchmark (issue 15): time of every parser and operation against input size.
 
 Runs `tessera batch` (the release binary unless --bin is given) on one request per operation and
-rank (1k -> 100k leaves by default, each request one JSON line) and prints seconds per rank and
+rank (1k -> 100k leaves by default, each request one JSON line; for schedules, 1k -> 100k
+statements of a chain of one transform) and prints seconds per rank and
 the growth exponent between the two largest ranks (1.0 = linear, 2.0 = quadratic). The
 process start-up is measured once (`size(1:1)`) and subtracted.
 
@@ -26,6 +27,29 @@ def flat(n, strides):
         st = ",".join(out)
     return f"({shape}):({st})"
 
+
+def chain(n, kind):
+    """A schedule of about n statements (one per line), one family per transform."""
+    if kind == "split":
+        lines = ["I0 = iter N"] + [f"A{k}, I{k+1} = split I{k} by 1" for k in range(n)]
+    elif kind == "merge":
+        lines = ["M0 = iter 3"]
+        for k in range(n // 2):
+            lines += [f"R{k} = iter 1", f"M{k+1} = merge M{k}, R{k}"]
+    elif kind == "resize":
+        lines = ["I0 = iter 7"] + [
+            f"I{k+1} = resize I{k} by " + ("1, 0" if k % 2 == 0 else "0, -1") for k in range(n)
+        ]
+    else:  # swizzle
+        lines = ["X0 = iter 4", "Y0 = iter 4"] + [
+            f"X{k+1}, Y{k+1} = swizzle xor X{k}, Y{k}" for k in range(n)
+        ]
+    return "\n".join(lines) + "\n"
+
+
+# Schedule requests (`tessera batch` `schedule`): parse, predicates, report, rendered as JSON.
+SCHEDULES = {f"schedule ({k} chain)": (lambda k: lambda n: chain(n, k))(k)
+             for k in ["split", "merge", "resize", "swizzle"]}
 
 OPS = {
     "parse+print": lambda n: flat(n, "mixed"),
@@ -65,10 +89,14 @@ def main():
     print(f"start-up {base*1000:.1f} ms (subtracted); ranks {ranks}")
     print(f"| operation | " + " | ".join(f"rank {n}" for n in ranks) + " | exponent |")
     print("|---|" + "---|" * (len(ranks) + 1))
-    for name, make in OPS.items():
+    jobs = [(name, "expr", make) for name, make in OPS.items()]
+    jobs += [(name, "schedule", make) for name, make in SCHEDULES.items()]
+    for name, key, make in jobs:
         row = []
         for n in ranks:
-            dt, _ = timed(binary, json.dumps({"id": 1, "expr": make(n)}) + "\n")
+            dt, out = timed(binary, json.dumps({"id": 1, key: make(n)}) + "\n")
+            if '"error"' in out or not out:
+                print(f"  {name} at {n}: {out}", file=sys.stderr)
             row.append(max(dt - base, 1e-4))
         # Between the two largest ranks (the smallest are dominated by noise).
         k = math.log(row[-1] / row[-2]) / math.log(ranks[-1] / ranks[-2])
