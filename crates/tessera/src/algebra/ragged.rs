@@ -6,7 +6,7 @@
 //! `P = ⌈N / K⌉·K`. Its *index map* `T = (B, complement(B, P))` is a bijection of `[0, P)`; the
 //! padded coordinates `c` with `T(c) >= N` are the holes, the others reach each of A's indices
 //! exactly once. This is the seed's reading of an indivisible split (`002`, "Divisibility of
-//! Split"): `Split(I{N}, K) = DivisibleSplit(Resize(I{N}, 0, P − N), K)`; [`crate::domain::ragged`]
+//! Split"): `Split(I{N}, K) = DivisibleSplit(Resize(I{N}, 0, P − N), K)`; the iteration-domain form (`domain::ragged`)
 //! builds that split as IterDomains and derives the holes' minimal predicate.
 //!
 //! The values: `A'` is A with its outermost (last) leaf extended so `size(A') >= P`; A' agrees with
@@ -15,11 +15,11 @@
 //! for a rank-1 A; a hierarchical A may make the composition inadmissible, then only the index map
 //! is given). Plain divides are unchanged (see [`super::divide`]).
 
-use super::complement::complement;
+use super::complement::complement_exact;
 use super::composition::composition;
 use super::{flat_arrangement, tile_unzip, Tiler};
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Builder, IntTuple, Layout, Mode, Tree};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// Points a local tile or partition may enumerate per mode.
 ///
@@ -331,7 +331,7 @@ fn divided_mode(a: &Layout, b: &Layout, position: Option<usize>) -> Result<Ragge
     let n = a.size()?;
     let k = period(b)?;
     let p = arith::mul(arith::ceil_div(n, k), k)?;
-    let rest = complement(b, &IntTuple::leaf(p))?;
+    let rest = complement_exact(b, &IntTuple::leaf(p))?;
     let index = Layout::concat([b, &rest]);
     if !is_bijection(&index, p) {
         return Err(Error::OutOfDomain {

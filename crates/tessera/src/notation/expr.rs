@@ -1,56 +1,11 @@
 //! Evaluation of the expression language: values and the table of functions.
 
-use std::fmt;
-
 use super::parse::{parse, Expr};
 use crate::algebra::swizzled::{self, Rhs};
 use crate::algebra::{self, Tiler};
+use crate::error::{Error, Note, Result};
+pub use crate::layout::Value;
 use crate::layout::{self, AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, Tree};
-use crate::obligation::{Error, Result};
-
-/// The value of an expression.
-// Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// An integer.
-    Int(i64),
-    /// `_`.
-    Under,
-    /// A tuple (of integers, `_`, layouts or tuples).
-    Tuple(Vec<Value>),
-    /// A layout.
-    Layout(Layout),
-    /// A swizzle `Sw<B,M,S>`.
-    Swizzle(Swizzle),
-    /// A composed layout `A o O o B`.
-    Composed(Box<ComposedLayout>),
-    /// Free text (a trace).
-    Text(String),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(v) => write!(f, "{v}"),
-            Value::Under => f.write_str("_"),
-            Value::Layout(l) => write!(f, "{l}"),
-            Value::Swizzle(sw) => write!(f, "{sw}"),
-            Value::Composed(c) => write!(f, "{c}"),
-            Value::Text(t) => f.write_str(t),
-            Value::Tuple(items) => {
-                f.write_str("(")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
 
 impl Value {
     /// The value as an integer tuple, if it is one.
@@ -150,6 +105,23 @@ impl Value {
 /// ```
 pub fn eval(text: &str) -> Result<Value> {
     eval_expr(&parse(text)?)
+}
+
+/// Parses and evaluates an expression, returning the [`Note`]s (warnings that travel with a
+/// successful result, e.g. `complement_holes`) recorded while it ran; on error the notes are
+/// dropped (the error says what failed).
+///
+/// ```
+/// let (v, notes) = tessera::notation::eval_noted("complement((2,2):(1,3))");
+/// assert_eq!(v.unwrap().to_string(), "1:0");
+/// assert_eq!(notes[0].code, "complement_holes");
+/// ```
+pub fn eval_noted(text: &str) -> (Result<Value>, Vec<Note>) {
+    let (r, notes) = crate::error::note::collect(|| eval(text));
+    match r {
+        Ok(v) => (Ok(v), notes),
+        Err(e) => (Err(e), Vec::new()),
+    }
 }
 
 /// Evaluates a parsed expression.
@@ -277,6 +249,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
         "composition(A, B): B a layout, integer, shape or by-mode tiler",
     ),
     ("complement", "complement(A) | complement(A, cotarget)"),
+    (
+        "complement_exact",
+        "complement_exact(A) | complement_exact(A, cotarget): only a tiling complement",
+    ),
     (
         "complement1",
         "complement1(N, d, M): seed III's rank-1 complement",
@@ -410,14 +386,22 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 algebra::complement(&l, &a.tuple(1)?)
             })
         }
+        "complement_exact" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let l = a.layout(0)?;
+            lay(if n == 1 {
+                algebra::complement_exact_default(&l)
+            } else {
+                algebra::complement_exact(&l, &a.tuple(1)?)
+            })
+        }
         "complement1" => {
             arity(name, n, &[3], "3")?;
             lay(algebra::complement1(a.int(0)?, a.int(1)?, a.int(2)?))
         }
         "divides" => {
             arity(name, n, &[2], "2")?;
-            crate::obligation::Divides::check(a.int(0)?, a.int(1)?)
-                .map(|h| Value::Int(h.quotient()))
+            crate::error::Divides::check(a.int(0)?, a.int(1)?).map(|h| Value::Int(h.quotient()))
         }
         "right_inverse" | "left_inverse" | "nullspace" => {
             arity(name, n, &[1], "1")?;
