@@ -18,9 +18,9 @@ use crate::layout::buf::Buf;
 
 use super::coalesce::{coalesce_x_modes_into, guarded, Modes};
 use super::Tiler;
+use crate::error::{arith, Error, Result};
 use crate::layout::tree::LEAF;
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
-use crate::obligation::{arith, Error, Result};
 
 /// The largest domain that a decision procedure enumerates.
 pub const ENUM_LIMIT: i64 = 1 << 22;
@@ -105,7 +105,7 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
                 out.push_tree(r.tree());
                 Ok(())
             }
-            None => Err(crate::obligation::vocab::inadmissible(
+            None => Err(super::inadmissible(
                 a,
                 b,
                 describe(

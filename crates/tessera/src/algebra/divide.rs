@@ -6,8 +6,8 @@ use super::coalesce::{coalesce_modes_into, guarded, Modes};
 use super::complement::complement_modes_into;
 use super::composition::compose_append;
 use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
+use crate::error::Result;
 use crate::layout::Layout;
-use crate::obligation::Result;
 
 /// `logical_divide(A, tiler)`: splits A into (tile, rest):
 /// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for

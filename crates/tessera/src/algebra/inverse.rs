@@ -4,8 +4,8 @@ use crate::layout::buf::Buf;
 
 use super::coalesce::{bw_coalesce_in_place, coalesce, coalesce_modes_into, guarded, Modes};
 use super::composition::composition;
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Layout, Mode};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode); the product of all the
 /// shapes must not overflow either.
