@@ -55,6 +55,41 @@ pub(crate) fn bw_coalesce_in_place(v: &mut Modes, map: impl Fn(Mode) -> Mode) ->
     Ok(())
 }
 
+/// [`bw_coalesce_in_place`] reading the modes from `src` (with its last mode replaced by `last`)
+/// and writing them into `out` (cleared first): finished modes are pushed back to front, then
+/// reversed, so no copy of `src` is made.
+#[inline]
+pub(crate) fn bw_coalesce_from(
+    src: &[Mode],
+    last: Mode,
+    map: impl Fn(Mode) -> Mode,
+    out: &mut Modes,
+) -> Result<()> {
+    out.clear();
+    let mut front = map(last);
+    for &m in src[..src.len().saturating_sub(1)].iter().rev() {
+        let m = map(m);
+        if m.shape == 1 {
+            continue;
+        }
+        if out.is_empty() && front.shape == 1 {
+            front = m;
+        } else if arith::mul(m.shape, m.stride)? == front.stride {
+            front.shape = arith::mul(m.shape, front.shape)?;
+            front.stride = m.stride;
+        } else {
+            out.push(front);
+            front = m;
+        }
+    }
+    if out.is_empty() && front.shape == 1 {
+        front = Mode::new(1, 0);
+    }
+    out.push(front);
+    out.reverse();
+    Ok(())
+}
+
 /// Writes the coalesced modes of `t` into `out` (cleared first).
 #[inline]
 pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
@@ -64,8 +99,7 @@ pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Resu
         out.push(Mode::new(1, 0));
         return Ok(());
     }
-    out.extend_from_slice(leaves);
-    bw_coalesce_in_place(out, |m| m)
+    bw_coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
 }
 
 /// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
@@ -92,12 +126,12 @@ pub(crate) fn coalesce_x_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Re
         out.push(Mode::new(1, 0));
         return Ok(());
     };
-    out.extend_from_slice(leaves);
-    if last.shape == 1 {
-        let n = out.len();
-        out[n - 1] = Mode::new(2, last.stride);
-    }
-    bw_coalesce_in_place(out, |m| m)
+    let last = if last.shape == 1 {
+        Mode::new(2, last.stride)
+    } else {
+        *last
+    };
+    bw_coalesce_from(leaves, last, |m| m, out)
 }
 
 /// Builds a layout from flat coalesced modes: one mode is an integer layout, more a flat tuple.
@@ -223,8 +257,18 @@ pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result
         out.push(Mode::new(1, 0));
         return Ok(());
     }
-    out.extend_from_slice(leaves);
-    bw_coalesce_in_place(out, |m| if m.stride == 0 { Mode::new(1, 0) } else { m })
+    bw_coalesce_from(
+        leaves,
+        leaves[leaves.len() - 1],
+        |m| {
+            if m.stride == 0 {
+                Mode::new(1, 0)
+            } else {
+                m
+            }
+        },
+        out,
+    )
 }
 
 /// The flat modes of `filter`.

@@ -130,11 +130,15 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
 fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) -> Result<bool> {
     const D: usize = 16;
     let n = ax.len();
+    let Some((&last, init)) = ax.split_last() else {
+        return Ok(false);
+    };
     if n > D {
         return Ok(false);
     }
     // load[k]: the largest sum of the pieces' contributions to digit k of A.
     let mut load = [0i64; D];
+    let load = &mut load[..n];
     let leaves = b.leaf_slice();
     let mut k = 0usize;
     for &tok in b.toks() {
@@ -144,24 +148,66 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
         }
         let Some(&m) = leaves.get(k) else { break };
         k += 1;
+        let (s, d) = (m.shape, m.stride);
+        if d == 0 {
+            // One piece `s:0` with B-stride 0: certified (`beta == 0`, `rho == 0`).
+            out.push_leaf(Mode::new(s, 0));
+            continue;
+        }
+        if d < 0 {
+            return Ok(false);
+        }
+        if init.is_empty() {
+            // A is one digit: one piece `s:(d·a)`, B-stride d, place 1.
+            let rho = arith::mul(d, last.stride)?;
+            out.push_leaf(Mode::new(s, rho));
+            if !certify_piece(ax, load, s, rho, d) {
+                return Ok(false);
+            }
+            continue;
+        }
         let header = out.lens();
         out.push_tuple(0);
         let mut count = 0usize;
         // prod: the product of this leaf's pieces so far (its next piece's place in B).
         let mut prod = 1i64;
-        let certified = for_each_piece(ax, m, |r, rho| {
-            out.push_leaf(Mode::new(r, rho));
+        // CuTe's `composition_impl` (as in `for_each_piece`) for d > 0, so every stride below
+        // stays positive; each piece is certified as it is made.
+        let mut rest_shape = s;
+        let mut rest_stride = d;
+        for am in init {
+            let next_shape = ceil_div_pos(am.shape, rest_stride);
+            let next_stride = ceil_div_pos(rest_stride, am.shape);
+            if next_shape != 1 && rest_shape != 1 {
+                let r = next_shape.min(rest_shape);
+                let rho = arith::mul(rest_stride, am.stride)?;
+                out.push_leaf(Mode::new(r, rho));
+                count += 1;
+                let (Some(beta), Some(next)) = (d.checked_mul(prod), prod.checked_mul(r)) else {
+                    return Ok(false);
+                };
+                prod = next;
+                if !certify_piece(ax, load, r, rho, beta) {
+                    return Ok(false);
+                }
+                rest_shape /= r;
+            }
+            rest_stride = next_stride;
+        }
+        let tail = arith::mul(rest_stride, last.stride)?;
+        if count == 0 || rest_shape != 1 {
+            out.push_leaf(Mode::new(rest_shape, tail));
             count += 1;
-            let Some(beta) = m.stride.checked_mul(prod) else {
-                return false;
-            };
-            let Some(next) = prod.checked_mul(r) else {
-                return false;
+            let (Some(beta), Some(next)) = (d.checked_mul(prod), prod.checked_mul(rest_shape))
+            else {
+                return Ok(false);
             };
             prod = next;
-            certify_piece(ax, &mut load[..n], r, rho, beta)
-        })?;
-        if !certified || prod != m.shape {
+            if !certify_piece(ax, load, rest_shape, tail, beta) {
+                return Ok(false);
+            }
+        }
+        if prod != s {
             return Ok(false);
         }
         out.finish_group(header, count);
@@ -169,10 +215,22 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
     Ok(true)
 }
 
+/// `ceil(a / b)` for `a, b > 0`, without a division in the common cases `b == 1` and `a <= b`.
+#[inline(always)]
+fn ceil_div_pos(a: i64, b: i64) -> i64 {
+    if b == 1 {
+        a
+    } else if a <= b {
+        1
+    } else {
+        arith::ceil_div(a, b)
+    }
+}
+
 /// One piece of [`certificate`]: the piece `r:rho` with B-stride `beta` lies in one digit of A
 /// and keeps it below its extent (accumulated in `load`); `false` when it does not, or when an
 /// intermediate product overflows (where [`certificate`] would return the overflow).
-#[inline]
+#[inline(always)]
 fn certify_piece(ax: &[Mode], load: &mut [i64], r: i64, rho: i64, beta: i64) -> bool {
     if r == 1 {
         return true;
