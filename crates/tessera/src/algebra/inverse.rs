@@ -9,19 +9,24 @@ use crate::layout::{Layout, Mode};
 
 /// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode); the product of all the
 /// shapes must not overflow either.
-fn prefix_products(modes: &[Mode]) -> Result<Buf<i64, 16>> {
-    let mut pp = Buf::new();
+#[inline]
+fn prefix_products(modes: &[Mode], pp: &mut Buf<i64, 16>) -> Result<()> {
+    pp.clear();
     let mut acc = 1i64;
     for m in modes {
         pp.push(acc);
         acc = arith::mul(acc, m.shape)?;
     }
-    Ok(pp)
+    Ok(())
 }
 
 /// Mode indices sorted by stride (stable; insertion sort: the mode lists are short).
-fn by_stride(modes: &[Mode]) -> Buf<usize, 16> {
-    let mut idx: Buf<usize, 16> = (0..modes.len()).collect();
+#[inline]
+fn by_stride(modes: &[Mode], idx: &mut Buf<usize, 16>) {
+    idx.clear();
+    for i in 0..modes.len() {
+        idx.push(i);
+    }
     let v = idx.as_mut_slice();
     for i in 1..v.len() {
         let x = v[i];
@@ -32,7 +37,6 @@ fn by_stride(modes: &[Mode]) -> Buf<usize, 16> {
         }
         v[j] = x;
     }
-    idx
 }
 
 /// `right_inverse(L)`: the largest R such that `L(R(i)) == i` for `i < size(R)`: it follows the
@@ -67,7 +71,8 @@ pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         let mut c = Modes::new();
         coalesce_modes_into(l.tree(), &mut c)?;
-        let pp = prefix_products(&c)?;
+        let mut pp = Buf::new();
+        prefix_products(&c, &mut pp)?;
         // CuTe sorts by stride and keeps the modes whose stride is the running product. The
         // kept strides strictly increase (coalesced modes have extent ≥ 2, or are the single
         // `1:0`), so the next kept mode is the first (in the stable sorted order, hence in index
@@ -135,8 +140,10 @@ fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
             },
         ));
     }
-    let pp = prefix_products(&c)?;
-    let order = by_stride(&c);
+    let mut pp = Buf::new();
+    prefix_products(&c, &mut pp)?;
+    let mut order = Buf::new();
+    by_stride(&c, &mut order);
     // Mode j of the result is (d_j / size so far, pp of the previous kept mode); the first has
     // stride 0 and the last the extent of the mode with the largest stride.
     let r = out.t.vals_mut();
