@@ -131,15 +131,19 @@ fn body(r: &Request) -> Json {
 }
 
 fn expr(text: &str, pycute: bool) -> Json {
-    match tessera::notation::eval(text) {
-        Ok(v) => {
+    match tessera::notation::eval_noted(text) {
+        (Ok(v), notes) => {
             let s = match (&v, pycute) {
                 (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                 _ => v.to_string(),
             };
-            json!({"ok": s})
+            if notes.is_empty() {
+                json!({"ok": s})
+            } else {
+                json!({"ok": s, "notes": notes_json(&notes)})
+            }
         }
-        Err(e) => json!({"error": {
+        (Err(e), _) => json!({"error": {
             "code": e.code(),
             "message": e.to_string(),
             "obligation": e.obligation().to_string(),
@@ -147,6 +151,21 @@ fn expr(text: &str, pycute: bool) -> Json {
             "suggestions": e.suggestions(),
         }}),
     }
+}
+
+/// The `"notes"` of an `ok` answer (docs/batch.md): one object per note.
+fn notes_json(notes: &[tessera::obligation::Note]) -> Json {
+    notes
+        .iter()
+        .map(|n| {
+            json!({
+                "code": n.code,
+                "message": n.message,
+                "obligation": n.obligation,
+                "hole": n.hole,
+            })
+        })
+        .collect()
 }
 
 fn schedule(text: &str) -> Json {

@@ -90,6 +90,15 @@ pub(crate) fn bw_coalesce_from(
     Ok(())
 }
 
+/// [`bw_coalesce_from`] returning the modes (for paths off the hot path).
+pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
+    let mut out = Modes::new();
+    let mut src = Modes::from_slice(init);
+    src.push(last);
+    bw_coalesce_from(&src, last, |m| m, &mut out)?;
+    Ok(out)
+}
+
 /// Writes the coalesced modes of `t` into `out` (cleared first).
 #[inline]
 pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {

@@ -20,7 +20,8 @@ pub use coalesce::{
     coalesce, coalesce_by, coalesce_into, coalesce_trace, filter, filter_by, Rewrite, Rule,
 };
 pub use complement::{
-    complement, complement1, complement1_with, complement_default, complement_into,
+    complement, complement1, complement1_with, complement_default, complement_exact,
+    complement_exact_default, complement_into, complement_with_note,
 };
 pub use composition::{composition, composition_into, composition_tiler};
 pub use divide::{flat_divide, logical_divide, logical_divide_into, tiled_divide, zipped_divide};

@@ -13,7 +13,7 @@ use std::fmt::{self, Display, Write};
 use crate::error::{Error, Result};
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, TreeRef};
 
-pub use expr::{eval, eval_expr, Value};
+pub use expr::{eval, eval_expr, eval_noted, Value};
 pub use parse::{parse, Expr};
 
 fn write_tree<T: Copy>(
