@@ -154,7 +154,7 @@ fn expr(text: &str, pycute: bool) -> Json {
 }
 
 /// The `"notes"` of an `ok` answer (docs/batch.md): one object per note.
-fn notes_json(notes: &[tessera::obligation::Note]) -> Json {
+fn notes_json(notes: &[tessera::error::Note]) -> Json {
     notes
         .iter()
         .map(|n| {

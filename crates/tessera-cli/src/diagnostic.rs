@@ -114,7 +114,7 @@ pub fn render(input: &str, e: &Error) -> String {
 ///  --> complement((2,2):(1,3))
 ///   = obligation: s_i·d_i ∣ d_{i+1} (sorted by stride), here 2·1 ∣ 3
 /// ```
-pub fn render_note_with(input: &str, n: &tessera::obligation::Note, colour: bool) -> String {
+pub fn render_note_with(input: &str, n: &tessera::error::Note, colour: bool) -> String {
     let st = Style { on: colour };
     let mut out = format!(
         "{}{}\n",
@@ -134,7 +134,7 @@ pub fn render_note_with(input: &str, n: &tessera::obligation::Note, colour: bool
 }
 
 /// [`render_note_with`], coloured when stderr is a terminal and `NO_COLOR` is not set.
-pub fn render_note(input: &str, n: &tessera::obligation::Note) -> String {
+pub fn render_note(input: &str, n: &tessera::error::Note) -> String {
     render_note_with(input, n, stderr_colour())
 }
 

@@ -159,7 +159,7 @@ fn explain(code: &str) -> ExitCode {
             out(&o);
             return ExitCode::SUCCESS;
         }
-        if let Some((c, ex, text)) = tessera::obligation::note::NOTE_CODES
+        if let Some((c, ex, text)) = tessera::error::note::NOTE_CODES
             .iter()
             .find(|e| e.0 == code)
         {

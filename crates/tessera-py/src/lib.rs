@@ -887,19 +887,56 @@ fn complement(
         Some(c) if !c.is_none() => Some(to_int_tuple(c)?),
         _ => None,
     };
-    let r = match &ct {
+    let (r, notes) = tessera::error::note::collect(|| match &ct {
+        // pycute's face: the tiling complement, else pycute's disjoint one (never C++'s).
+        Some(ct) if f == Face::PyCute => algebra::complement::complement_disjoint(&l, ct),
         Some(ct) => algebra::complement(&l, ct),
-        None => algebra::complement_default(&l),
-    };
-    if f == Face::PyCute && matches!(&r, Err(e) if e.code() == "not_complementable") {
-        let ct = ct.unwrap_or_else(|| IntTuple::leaf(1));
-        return fast::new_layout_from(
-            layout.py(),
-            f,
-            algebra::complement::complement_disjoint(&l, &ct),
-        );
+        _ if f == Face::PyCute => algebra::complement_exact_default(&l).or_else(|e| {
+            if e.code() == "not_complementable" {
+                algebra::complement::complement_disjoint(&l, &IntTuple::leaf(1))
+            } else {
+                Err(e)
+            }
+        }),
+        _ => algebra::complement_default(&l),
+    });
+    if !notes.is_empty() {
+        warn_notes(layout.py(), &notes)?;
     }
     fast::new_layout_from(layout.py(), f, r)
+}
+
+/// `complement_exact(A)` or `complement_exact(A, cotarget)`: the complement only where it tiles
+/// (raises `NotComplementable` for a layout that is not tractable).
+#[pyfunction]
+#[pyo3(signature = (layout, cotarget = None))]
+fn complement_exact(
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let f = face(false, layout);
+    let l = layout_ref(layout, f)?;
+    let r = match cotarget {
+        Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
+        _ => algebra::complement_exact_default(&l),
+    };
+    fast::new_layout_from(layout.py(), f, r)
+}
+
+/// Each note (a warning that travels with a successful result) as a Python `UserWarning`
+/// `"CODE: message"`.
+fn warn_notes(py: Python<'_>, notes: &[tessera::error::Note]) -> PyResult<()> {
+    for n in notes {
+        let msg = std::ffi::CString::new(format!("{}: {}", n.code, n.message))
+            .unwrap_or_else(|_| c"tessera note".to_owned());
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            &msg,
+            1,
+        )?;
+    }
+    Ok(())
 }
 
 /// An inverse of a plain layout (`plain`) or of a swizzle or composed layout (`func`).
@@ -1118,7 +1155,9 @@ fn value_to_py(py: Python<'_>, v: Value) -> PyResult<PyObject> {
 /// Evaluates one expression of the expression language, e.g. `composition((6,2):(8,2),(4,3):(3,1))`.
 #[pyfunction]
 fn eval(py: Python<'_>, expr: &str) -> PyResult<PyObject> {
-    let v = py.allow_threads(|| notation::eval(expr)).map_err(raise)?;
+    let (v, notes) = py.allow_threads(|| notation::eval_noted(expr));
+    let v = v.map_err(raise)?;
+    warn_notes(py, &notes)?;
     value_to_py(py, v)
 }
 
@@ -1176,6 +1215,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coalesce, m)?)?;
     m.add_function(wrap_pyfunction!(filter, m)?)?;
     m.add_function(wrap_pyfunction!(complement, m)?)?;
+    m.add_function(wrap_pyfunction!(complement_exact, m)?)?;
     m.add_function(wrap_pyfunction!(complement1, m)?)?;
     m.add_function(wrap_pyfunction!(right_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(left_inverse, m)?)?;

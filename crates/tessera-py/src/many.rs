@@ -87,16 +87,19 @@ impl Work<'_> {
                     }
                     Cotarget::Tuple(t) => Some(&**t),
                 };
-                let r = match ct {
+                // The same answers as `complement` of the same arguments (pycute's face:
+                // the tiling complement, else pycute's disjoint one).
+                match ct {
+                    Some(ct) if *disjoint => algebra::complement::complement_disjoint(a, ct),
                     Some(ct) => algebra::complement(a, ct),
+                    None if *disjoint => algebra::complement_exact_default(a).or_else(|e| {
+                        if e.code() == "not_complementable" {
+                            algebra::complement::complement_disjoint(a, &IntTuple::leaf(1))
+                        } else {
+                            Err(e)
+                        }
+                    }),
                     None => algebra::complement_default(a),
-                };
-                match r {
-                    Err(e) if *disjoint && e.code() == "not_complementable" => {
-                        let one = IntTuple::leaf(1);
-                        algebra::complement::complement_disjoint(a, ct.unwrap_or(&one))
-                    }
-                    r => r,
                 }
             }
         }

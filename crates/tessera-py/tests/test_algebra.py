@@ -41,7 +41,7 @@ def test_complement_tiles(rng):
     for a in layouts(rng, 300, max_stride=12):
         m = 4 * a.cosize()
         try:
-            r = tessera.complement(a, m)
+            r = tessera.complement_exact(a, m)
         except (tessera.NotComplementable, tessera.NonInjective):
             continue
         done += 1
@@ -54,6 +54,18 @@ def test_complement_tiles(rng):
         assert len(set(vals)) == len(vals)
         assert set(range(m)) <= set(vals)
     assert done > 30
+
+
+def test_complement_with_holes_warns():
+    # Issue 17: CuTe C++'s answer, with the complement_holes note as a UserWarning.
+    a = tessera.Layout((5, 2), (8, 64))
+    with pytest.warns(UserWarning, match="complement_holes: .*no pair reaches 40"):
+        assert str(tessera.complement(a, 97)) == "8:1"
+    with pytest.warns(UserWarning, match="complement_holes"):
+        assert str(tessera.eval("complement((5,2):(8,64),97)")) == "8:1"
+    with pytest.raises(tessera.NotComplementable):
+        tessera.complement_exact(a, 97)
+    assert str(tessera.complement_exact(tessera.Layout(4, 2), 24)) == "(2,3):(1,8)"
 
 
 def test_inverses(rng):

@@ -23,7 +23,7 @@ def test_every_code_has_its_class_and_runs_its_example():
         "divisibility": "complement1(128,16,2040)",
         "inadmissible_composition": "composition((4,6,8):(2,3,5),6:3)",
         "non_injective": "complement((2,2):(1,1))",
-        "not_complementable": "complement((2,2):(1,3))",
+        "not_complementable": "complement_exact((2,2):(1,3))",
         "out_of_domain": "idx2crd(-1,4)",
         "type_error": "complement1(4:1,2,8)",
         "arity": "complement1(4,2)",

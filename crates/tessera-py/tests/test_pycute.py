@@ -2,6 +2,7 @@
 
 import json
 import os
+import warnings
 
 import pytest
 
@@ -116,7 +117,8 @@ def as_pycute(v):
 def test_oracle_cases_agree_with_the_tessera_engine():
     """On the committed CuTe C++/pycute oracle data: the pycute face returns exactly what Tessera
     returns (CuTe C++'s result wherever it is correct), raises the same error class otherwise
-    (complement of a non-tractable layout aside: pycute's disjoint complement), and prints
+    (complement of a non-tractable layout aside: pycute's disjoint complement, where the engine
+    gives CuTe C++'s with a note), and prints
     pycute's text wherever pycute's answer is the same layout."""
     path = os.path.join(ROOT, "tests", "data", "cute_oracle.jsonl")
     recs = [json.loads(line) for line in open(path)]
@@ -129,15 +131,23 @@ def test_oracle_cases_agree_with_the_tessera_engine():
         if not isinstance(args, tuple):
             args = (args,)
         fn = getattr(tp, r["op"])
-        try:
-            want = tessera.eval(r["expr"])
-        except tessera.Error as e:
-            want = e
+        with warnings.catch_warnings(record=True) as noted:
+            warnings.simplefilter("always")
+            try:
+                want = tessera.eval(r["expr"])
+            except tessera.Error as e:
+                want = e
         try:
             got = fn(*as_pycute(args))
         except tessera.Error as e:
             got = e
         checked += 1
+        if r["op"] == "complement" and noted:
+            # Not tractable: the engine gives CuTe C++'s complement (with a complement_holes
+            # note), the pycute face pycute's disjoint one.
+            if r["pycute"] is not None:
+                assert str(got).replace(" ", "").replace(",)", ")") == r["pycute"], r["expr"]
+            continue
         if isinstance(want, tessera.Error):
             errors += 1
             if r["op"] == "complement" and not isinstance(got, tessera.Error):

@@ -2,6 +2,10 @@
 //! `index<TAB>ns_per_op<TAB>result` (`ns_per_op` is `err` and `result` the error code when the
 //! operation fails). Used by `benches/compare.py`.
 //!
+//! Each case times the operation's `_into` variant (e.g. `coalesce_into(&a, &mut out)`) writing
+//! into one output layout reused across iterations, as a tiling search would: the by-value
+//! functions (`coalesce(&a)`) are thin wrappers that add one move of the result.
+//!
 //! ```sh
 //! cargo run --release -p tessera --example bench_corpus -- benches/corpus/cases.txt [target_ms]
 //! ```
@@ -14,22 +18,27 @@ use tessera::layout::IntTuple;
 use tessera::notation;
 use tessera::{Layout, Result};
 
+/// An operation writing into a caller-provided output.
+type Into1 = fn(&Layout, &mut Layout) -> Result<()>;
+type Into2 = fn(&Layout, &Layout, &mut Layout) -> Result<()>;
+type IntoT = fn(&Layout, &Tiler, &mut Layout) -> Result<()>;
+
 /// One parsed case.
 enum Case {
-    Unary(fn(&Layout) -> Result<Layout>, Layout),
-    Binary(fn(&Layout, &Layout) -> Result<Layout>, Layout, Layout),
-    Tiled(fn(&Layout, &Tiler) -> Result<Layout>, Layout, Tiler),
+    Unary(Into1, Layout),
+    Binary(Into2, Layout, Layout),
+    Tiled(IntoT, Layout, Tiler),
     Complement(Layout, IntTuple),
 }
 
 impl Case {
     #[inline(always)]
-    fn run(&self) -> Result<Layout> {
+    fn run(&self, out: &mut Layout) -> Result<()> {
         match self {
-            Case::Unary(f, a) => f(black_box(a)),
-            Case::Binary(f, a, b) => f(black_box(a), black_box(b)),
-            Case::Tiled(f, a, t) => f(black_box(a), black_box(t)),
-            Case::Complement(a, m) => algebra::complement(black_box(a), black_box(m)),
+            Case::Unary(f, a) => f(black_box(a), out),
+            Case::Binary(f, a, b) => f(black_box(a), black_box(b), out),
+            Case::Tiled(f, a, t) => f(black_box(a), black_box(t), out),
+            Case::Complement(a, m) => algebra::complement_into(black_box(a), black_box(m), out),
         }
     }
 }
@@ -50,24 +59,24 @@ fn parse(line: &str) -> Case {
     let f: Vec<&str> = line.split('\t').collect();
     let a = || layout(f[2]);
     match f[0] {
-        "coalesce" => Case::Unary(algebra::coalesce, a()),
-        "right_inverse" => Case::Unary(algebra::right_inverse, a()),
-        "left_inverse" => Case::Unary(algebra::left_inverse, a()),
-        "composition" => Case::Binary(algebra::composition, a(), layout(f[3])),
+        "coalesce" => Case::Unary(algebra::coalesce_into, a()),
+        "right_inverse" => Case::Unary(algebra::right_inverse_into, a()),
+        "left_inverse" => Case::Unary(algebra::left_inverse_into, a()),
+        "composition" => Case::Binary(algebra::composition_into, a(), layout(f[3])),
         "complement" => Case::Complement(a(), IntTuple::leaf(f[3].parse().expect("cotarget"))),
-        "logical_divide" => Case::Tiled(algebra::logical_divide, a(), tiler(f[3])),
-        "logical_product" => Case::Tiled(algebra::logical_product, a(), tiler(f[3])),
+        "logical_divide" => Case::Tiled(algebra::logical_divide_into, a(), tiler(f[3])),
+        "logical_product" => Case::Tiled(algebra::logical_product_into, a(), tiler(f[3])),
         op => panic!("unknown op {op}"),
     }
 }
 
 /// Median ns/op over 5 runs of a calibrated number of iterations (each run ≥ `target_ns`).
-fn time(case: &Case, target_ns: u128) -> f64 {
+fn time(case: &Case, out: &mut Layout, target_ns: u128) -> f64 {
     let mut iters: u64 = 1;
     loop {
         let t = Instant::now();
         for _ in 0..iters {
-            black_box(case.run().ok());
+            black_box(case.run(black_box(&mut *out)).ok());
         }
         if t.elapsed().as_nanos() >= target_ns / 4 || iters >= 1 << 30 {
             break;
@@ -79,7 +88,7 @@ fn time(case: &Case, target_ns: u128) -> f64 {
         .map(|_| {
             let t = Instant::now();
             for _ in 0..iters {
-                black_box(case.run().ok());
+                black_box(case.run(black_box(&mut *out)).ok());
             }
             t.elapsed().as_nanos() as f64 / iters as f64
         })
@@ -107,17 +116,19 @@ fn main() {
             continue;
         }
         let case = parse(line);
+        let mut out = Layout::default();
         if let Some(n) = fixed {
             for _ in 0..n {
-                black_box(case.run().ok());
+                black_box(case.run(black_box(&mut out)).ok());
             }
             continue;
         }
-        match case.run() {
-            Ok(r) => println!(
-                "{index}\t{:.2}\t{r}",
-                time(&case, (target_ms * 1e6) as u128)
-            ),
+        match case.run(&mut out) {
+            Ok(()) => {
+                let r = out.to_string();
+                let ns = time(&case, &mut out, (target_ms * 1e6) as u128);
+                println!("{index}\t{ns:.2}\t{r}");
+            }
             Err(e) => println!("{index}\terr\t{}", e.code()),
         }
         index += 1;

@@ -449,8 +449,9 @@ fn the_extracted_certificate_refuses_wrong_candidates() {
     );
 }
 
-/// Rust's strict `complement_exact(A, M)` (integer cotarget) against the extracted `complementZ`: the same
-/// modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
+/// Rust's `complement_exact(A, M)` (integer cotarget; the tiling complement, which
+/// `complement` also returns wherever it succeeds without a note) against the extracted
+/// `complementZ`: the same modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
 /// complement sorts by stride), half are random (many non-tractable, some with negative strides).
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]

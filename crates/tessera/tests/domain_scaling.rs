@@ -51,6 +51,17 @@ fn family(name: &str, n: usize) -> String {
                 ));
             }
         }
+        // Distinct symbols: one launch obligation each, a product of all in the allocation.
+        "symbolic roots" => {
+            for k in 0..n {
+                t.push_str(&format!("R{k} = iter S{k}\n"));
+            }
+        }
+        "assume" => {
+            for k in 0..n {
+                t.push_str(&format!("R{k} = iter S{k}\nassume S{k} == 1\n"));
+            }
+        }
         _ => unreachable!(),
     }
     t
@@ -69,7 +80,15 @@ fn measure(text: &str) -> u64 {
 
 #[test]
 fn analysis_steps_grow_as_n_log_n() {
-    for name in ["split", "outer split", "merge", "resize", "swizzle"] {
+    for name in [
+        "split",
+        "outer split",
+        "merge",
+        "resize",
+        "swizzle",
+        "symbolic roots",
+        "assume",
+    ] {
         let sizes = [1_000usize, 10_000, 100_000];
         let counts: Vec<u64> = sizes.iter().map(|&n| measure(&family(name, n))).collect();
         for w in 0..2 {

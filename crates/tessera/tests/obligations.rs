@@ -201,7 +201,7 @@ fn render_docs() -> String {
          of `tessera batch`, a `warning[CODE]` on stderr for `tessera eval`). Its code is one \
          of these.\n",
     );
-    for (code, example, explanation) in tessera::obligation::note::NOTE_CODES {
+    for (code, example, explanation) in tessera::error::note::NOTE_CODES {
         s.push_str(&format!(
             "\n## `{code}`\n\n- example: `tessera eval '{example}'`\n\n{explanation}\n"
         ));
@@ -211,7 +211,7 @@ fn render_docs() -> String {
 
 #[test]
 fn note_examples_produce_their_notes() {
-    for (code, example, _) in tessera::obligation::note::NOTE_CODES {
+    for (code, example, _) in tessera::error::note::NOTE_CODES {
         let (v, notes) = tessera::notation::eval_noted(example);
         assert!(v.is_ok(), "{example}");
         assert_eq!(notes.len(), 1, "{example}");

@@ -1,70 +1,146 @@
 //! Coalesce and filter: the normalization pass of seed II ("Coalescence as normalization").
 
-use smallvec::SmallVec;
+use crate::layout::buf::Buf;
 
 use crate::error::{arith, Error, Result};
 use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
 
 /// Flat modes without heap allocation for rank ≤ 16.
-pub(crate) type Modes = SmallVec<[Mode; 16]>;
+pub(crate) type Modes = Buf<Mode, 16>;
 
-/// The backward coalescing walk of CuTe (`bw_coalesce`) over flat `modes` whose last mode has been
-/// replaced by `last`. Returns the coalesced modes, front first; an all-unit result is `[1:0]`.
+/// The backward coalescing walk of CuTe (`bw_coalesce`) over the flat modes in `v`, in place:
+/// `v` becomes the coalesced modes, front first; an all-unit result is `[1:0]`. `map` is applied
+/// to every mode as it is read (filter maps stride-0 modes to `1:0`).
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
 /// the function on the domain. This walk is transcribed as `bw_coalesce` in
 /// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`).
+///
+/// The walk reads from the back, keeps the front mode in a register and writes each finished mode
+/// from the back too, never past what it has read; the result is then moved to the front. No
+/// scratch buffer is needed.
 #[inline]
-pub(crate) fn bw_coalesce(modes: &[Mode], last: Mode) -> Result<Modes> {
-    let mut out: Modes = SmallVec::new();
-    out.push(last);
-    for m in modes.iter().rev() {
+pub(crate) fn bw_coalesce_in_place(v: &mut Modes, map: impl Fn(Mode) -> Mode) -> Result<()> {
+    let s = v.as_mut_slice();
+    let n = s.len();
+    let Some(&last) = s.last() else {
+        return Ok(());
+    };
+    let mut front = map(last);
+    // The finished modes are s[top..n], front first.
+    let mut top = n;
+    for i in (0..n - 1).rev() {
+        let m = map(s[i]);
         if m.shape == 1 {
             continue;
         }
-        let single = out.len() == 1;
-        let front = out.last_mut().expect("out is never empty");
-        if single && front.shape == 1 {
-            *front = *m;
+        if top == n && front.shape == 1 {
+            front = m;
         } else if arith::mul(m.shape, m.stride)? == front.stride {
             front.shape = arith::mul(m.shape, front.shape)?;
             front.stride = m.stride;
         } else {
-            out.push(*m);
+            top -= 1;
+            s[top] = front;
+            front = m;
         }
     }
-    out.reverse();
-    if out.len() == 1 && out[0].shape == 1 {
-        out[0] = Mode::new(1, 0);
+    if top == n && front.shape == 1 {
+        front = Mode::new(1, 0);
     }
+    top -= 1;
+    s[top] = front;
+    s.copy_within(top..n, 0);
+    v.truncate(n - top);
+    Ok(())
+}
+
+/// [`bw_coalesce_in_place`] reading the modes from `src` (with its last mode replaced by `last`)
+/// and writing them into `out` (cleared first): finished modes are pushed back to front, then
+/// reversed, so no copy of `src` is made.
+#[inline]
+pub(crate) fn bw_coalesce_from(
+    src: &[Mode],
+    last: Mode,
+    map: impl Fn(Mode) -> Mode,
+    out: &mut Modes,
+) -> Result<()> {
+    out.clear();
+    let mut front = map(last);
+    for &m in src[..src.len().saturating_sub(1)].iter().rev() {
+        let m = map(m);
+        if m.shape == 1 {
+            continue;
+        }
+        if out.is_empty() && front.shape == 1 {
+            front = m;
+        } else if arith::mul(m.shape, m.stride)? == front.stride {
+            front.shape = arith::mul(m.shape, front.shape)?;
+            front.stride = m.stride;
+        } else {
+            out.push(front);
+            front = m;
+        }
+    }
+    if out.is_empty() && front.shape == 1 {
+        front = Mode::new(1, 0);
+    }
+    out.push(front);
+    out.reverse();
+    Ok(())
+}
+
+/// [`bw_coalesce_from`] returning the modes (for paths off the hot path).
+pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
+    let mut out = Modes::new();
+    let mut src = Modes::from_slice(init);
+    src.push(last);
+    bw_coalesce_from(&src, last, |m| m, &mut out)?;
     Ok(out)
 }
 
-/// The flat coalesced modes of a subtree.
+/// Writes the coalesced modes of `t` into `out` (cleared first).
 #[inline]
-pub(crate) fn coalesce_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
-    match t.leaf_slice().split_last() {
-        None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),
-        Some((last, init)) => bw_coalesce(init, *last),
+pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
+    out.clear();
+    let leaves = t.leaf_slice();
+    if leaves.is_empty() {
+        out.push(Mode::new(1, 0));
+        return Ok(());
     }
+    bw_coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
+}
+
+/// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
+#[inline]
+pub(crate) fn guarded(
+    out: &mut Layout,
+    body: impl FnOnce(&mut Layout) -> Result<()>,
+) -> Result<()> {
+    let r = body(out);
+    if r.is_err() {
+        out.reset();
+    }
+    r
 }
 
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing size-1 mode becomes a size-2
 /// mode with the same stride, so the function is preserved for *every* integer, not only on the
-/// domain. Used by composition.
+/// domain. Used by composition. Writes into `out` (cleared first).
 #[inline]
-pub(crate) fn coalesce_x_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
-    match t.leaf_slice().split_last() {
-        None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),
-        Some((last, init)) => {
-            let last = if last.shape == 1 {
-                Mode::new(2, last.stride)
-            } else {
-                *last
-            };
-            bw_coalesce(init, last)
-        }
-    }
+pub(crate) fn coalesce_x_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
+    out.clear();
+    let leaves = t.leaf_slice();
+    let Some(last) = leaves.last() else {
+        out.push(Mode::new(1, 0));
+        return Ok(());
+    };
+    let last = if last.shape == 1 {
+        Mode::new(2, last.stride)
+    } else {
+        *last
+    };
+    bw_coalesce_from(leaves, last, |m| m, out)
 }
 
 /// Builds a layout from flat coalesced modes: one mode is an integer layout, more a flat tuple.
@@ -88,7 +164,28 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 /// assert_eq!(tessera::algebra::coalesce(&l).unwrap().to_string(), "12:1");
 /// ```
 pub fn coalesce(l: &Layout) -> Result<Layout> {
-    Ok(from_modes(&coalesce_modes(l.tree())?))
+    let mut out = Layout::default();
+    coalesce_into(l, &mut out)?;
+    Ok(out)
+}
+
+/// [`coalesce`] writing its result into `out` (whose storage is reused; no layout is returned by
+/// value). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`coalesce`].
+///
+/// ```
+/// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+/// let mut out = tessera::Layout::default();
+/// tessera::algebra::coalesce_into(&l, &mut out).unwrap();
+/// assert_eq!(out.to_string(), "12:1");
+/// ```
+pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        coalesce_modes_into(l.tree(), out.t.vals_mut())?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
 }
 
 /// `coalesce(L, profile)`: coalesces each mode of `L` at the terminals of `profile` (whose values
@@ -151,19 +248,43 @@ pub(crate) fn by_profile(
 /// assert_eq!(tessera::algebra::filter(&l).unwrap().to_string(), "3:1");
 /// ```
 pub fn filter(l: &Layout) -> Result<Layout> {
-    Ok(from_modes(&filter_modes(l.tree())?))
+    let mut out = Layout::default();
+    guarded(&mut out, |out| {
+        filter_modes_into(l.tree(), out.t.vals_mut())?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The flat modes of `filter`, written into `out` (cleared first).
+#[inline]
+pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
+    out.clear();
+    let leaves = t.leaf_slice();
+    if leaves.is_empty() {
+        out.push(Mode::new(1, 0));
+        return Ok(());
+    }
+    bw_coalesce_from(
+        leaves,
+        leaves[leaves.len() - 1],
+        |m| {
+            if m.stride == 0 {
+                Mode::new(1, 0)
+            } else {
+                m
+            }
+        },
+        out,
+    )
 }
 
 /// The flat modes of `filter`.
 pub(crate) fn filter_modes(t: TreeRef<'_, Mode>) -> Result<Modes> {
-    let flat: Modes = t
-        .leaves()
-        .map(|m| if m.stride == 0 { Mode::new(1, 0) } else { m })
-        .collect();
-    match flat.split_last() {
-        None => Ok(SmallVec::from_slice(&[Mode::new(1, 0)])),
-        Some((last, init)) => bw_coalesce(init, *last),
-    }
+    let mut out = Modes::new();
+    filter_modes_into(t, &mut out)?;
+    Ok(out)
 }
 
 /// `filter(L, profile)`: [`filter`] at the terminals of `profile`; modes past the profile are

@@ -1,9 +1,9 @@
 //! Complement: the layout that completes A to a tiling of its cotarget, with no overlap
 //! (seed III, "Complementation").
 
-use smallvec::SmallVec;
-
-use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
+use super::coalesce::{
+    bw_coalesce, bw_coalesce_in_place, filter_modes, filter_modes_into, from_modes, guarded, Modes,
+};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
@@ -40,9 +40,26 @@ use crate::layout::{IntTuple, Layout, Mode};
 /// assert_eq!(complement(&b, &"1808".parse().unwrap()).unwrap().to_string(), "(3,10,4):(1,6,512)");
 /// ```
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
+    let mut out = Layout::default();
+    complement_into(a, cotarget, &mut out)?;
+    Ok(out)
+}
+
+/// [`complement`] writing its result into `out` (whose storage is reused; no layout is returned
+/// by value). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`complement`].
+///
+/// ```
+/// use tessera::{Layout, algebra::complement_into};
+/// let a: Layout = "(2,2):(1,6)".parse().unwrap();
+/// let mut out = Layout::default();
+/// complement_into(&a, &"24".parse().unwrap(), &mut out).unwrap();
+/// assert_eq!(out.to_string(), "(3,2):(2,12)");
+/// ```
+pub fn complement_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
     crate::layout::check_shape(cotarget)?;
-    let f = filter_modes(a.tree())?;
-    complement_filtered(a, &f, cotarget.as_ref().leaf_slice())
+    complement_leaves_into(a, cotarget.as_ref().leaf_slice(), out)
 }
 
 /// `complement(A)` with CuTe C++'s default cotarget `cosize(filter(A))`.
@@ -58,27 +75,70 @@ pub fn complement_default(a: &Layout) -> Result<Layout> {
     complement_filtered(a, &f, &[cos])
 }
 
-/// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
-/// uses it (the shape of `coalesce(A)`), without building the shape tuple.
-pub(crate) fn complement_leaves(a: &Layout, cotarget: &[i64]) -> Result<Layout> {
-    let f = filter_modes(a.tree())?;
-    complement_filtered(a, &f, cotarget)
+/// The complement of A given the modes `f` of `filter(A)`, by value.
+fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layout> {
+    let mut out = Layout::default();
+    guarded(&mut out, |out| {
+        let res = out.t.vals_mut();
+        res.clear();
+        res.extend_from_slice(f);
+        complement_in_place(a, cotarget, res)?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
-fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layout> {
-    if f.len() == 1 && f[0].stride == 0 {
+/// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
+/// uses it (the shape of `coalesce(A)`), without building the shape tuple; into `out`.
+pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        complement_modes_into(a, cotarget, out.t.vals_mut())?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
+}
+
+/// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
+#[inline]
+pub(crate) fn complement_modes_into(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
+    filter_modes_into(a.tree(), out)?;
+    complement_in_place(a, cotarget, out)
+}
+
+/// Sorts modes by stride, stably (insertion sort: the mode lists are short).
+#[inline]
+fn sort_by_stride(m: &mut [Mode]) {
+    for i in 1..m.len() {
+        let x = m[i];
+        let mut j = i;
+        while j > 0 && m[j - 1].stride > x.stride {
+            m[j] = m[j - 1];
+            j -= 1;
+        }
+        m[j] = x;
+    }
+}
+
+/// The complement's flat modes from the modes of `filter(A)` held in `res`, in place: they are
+/// sorted by stride, checked, and replaced one by one by the complement's modes (each read
+/// before it is overwritten), then coalesced in place. On an error path `filter(A)` is
+/// recomputed for the message.
+fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<()> {
+    if res.len() == 1 && res[0].stride == 0 {
         // A is constant: the complement is the whole cotarget.
         let m = cotarget
             .iter()
             .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
-        return Ok(Layout::leaf(if m == 1 {
+        res[0] = if m == 1 {
             Mode::new(1, 0)
         } else {
             Mode::new(m, 1)
-        }));
+        };
+        return Ok(());
     }
-    let mut sorted: Modes = SmallVec::from_slice(f);
-    sorted.sort_by_key(|m| m.stride);
+    let sorted = res.as_mut_slice();
+    sort_by_stride(sorted);
     if let Some(neg) = sorted.iter().find(|m| m.stride < 0) {
         return Err(Error::failed(
             Error::NotComplementable,
@@ -98,14 +158,20 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
     for w in sorted.windows(2) {
         let reach = arith::mul(w[0].shape, w[0].stride)?;
         if w[1].stride % reach != 0 {
-            return complement_untractable(a, f, &sorted, cotarget);
+            // Not tractable: CuTe's answer with a `complement_holes` note (rare path).
+            let f = filter_modes(a.tree())?;
+            let sorted = Modes::from_slice(sorted);
+            let r = complement_untractable(a, &f, &sorted, cotarget)?;
+            res.clear();
+            res.extend_from_slice(r.tree().leaf_slice());
+            return Ok(());
         }
     }
-    let mut out: Modes = SmallVec::new();
     let mut last_stride = 1i64;
-    for m in &sorted {
+    for x in sorted.iter_mut() {
+        let m = *x;
         let new_shape = m.stride / last_stride;
-        out.push(Mode::new(new_shape, last_stride));
+        *x = Mode::new(new_shape, last_stride);
         last_stride = arith::mul(m.stride, m.shape)?;
     }
     // Rest: ceil_div(cotarget, last_stride) folded mode by mode, then coalesced to its product.
@@ -123,9 +189,8 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
     }
-    out.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
-    let (last, init) = out.split_last().expect("non-empty");
-    Ok(from_modes(&bw_coalesce(init, *last)?))
+    res.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
+    bw_coalesce_in_place(res, |m| m)
 }
 
 fn not_complementable(a: &Layout, f: &[Mode], lo: Mode, hi: Mode, reach: i64) -> Error {
@@ -373,7 +438,7 @@ impl Holes {
 /// fold `ceil_div(cotarget, r_n)`, raised to the least ρ with `cosize((A, R)) ≥ size(cotarget)`
 /// where the fold falls short (docs/differences.md, rows 3 and 6).
 fn holes(a: &Layout, f: &[Mode], sorted: &[Mode], cotarget: &[i64]) -> Result<Holes> {
-    let mut out: Modes = SmallVec::new();
+    let mut out: Modes = Modes::new();
     let mut last = 1i64;
     // X = Σ (q_k - 1)·r_k + Σ (s_k - 1)·d_k: the largest point of (A, R) without the rest mode.
     let mut top = 0i64;
@@ -514,7 +579,7 @@ fn tractable(a: &Layout, f: &[Mode]) -> Result<()> {
     if f.len() == 1 || f.iter().any(|m| m.stride <= 0) {
         return Ok(());
     }
-    let mut sorted: Modes = SmallVec::from_slice(f);
+    let mut sorted: Modes = Modes::from_slice(f);
     sorted.sort_by_key(|m| m.stride);
     for w in sorted.windows(2) {
         let reach = arith::mul(w[0].shape, w[0].stride)?;

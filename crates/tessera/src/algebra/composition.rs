@@ -14,18 +14,19 @@
 //! candidate is wrong, Tessera looks for the unique coarsest layout refining B's shape that
 //! computes `A ∘ B`; when none exists the result is [`Error::Inadmissible`] with a witness.
 
-use smallvec::SmallVec;
+use crate::layout::buf::Buf;
 
-use super::coalesce::{coalesce_x_modes, Modes};
+use super::coalesce::{coalesce_x_modes_into, guarded, Modes};
 use super::Tiler;
 use crate::error::{arith, Error, Result};
-use crate::layout::{Builder, Layout, Mode, TreeRef};
+use crate::layout::tree::LEAF;
+use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
 
 /// The largest domain that a decision procedure enumerates.
 pub const ENUM_LIMIT: i64 = 1 << 22;
 
 /// One piece of the result: the part of a leaf mode of B that lands in one digit of A.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Piece {
     /// Extent of the piece.
     r: i64,
@@ -35,7 +36,7 @@ struct Piece {
     leaf: usize,
 }
 
-type Pieces = SmallVec<[Piece; 16]>;
+type Pieces = Buf<Piece, 16>;
 
 /// `composition(A, B)`: the layout `R` with `R(c) = A(B(c))` on B's domain, shaped like B.
 ///
@@ -55,35 +56,238 @@ type Pieces = SmallVec<[Piece; 16]>;
 /// assert_eq!(composition(&a, &b).unwrap_err().code(), "inadmissible_composition");
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
-    let ax = coalesce_x_modes(a.tree())?;
+    let mut out = Layout::default();
+    composition_into(a, b, &mut out)?;
+    Ok(out)
+}
+
+/// [`composition`] writing its result into `out` (whose storage is reused; no layout is returned
+/// by value). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`composition`].
+///
+/// ```
+/// use tessera::{Layout, algebra::composition_into};
+/// let a: Layout = "(6,2):(8,2)".parse().unwrap();
+/// let b: Layout = "(4,3):(3,1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// composition_into(&a, &b, &mut out).unwrap();
+/// assert_eq!(out.to_string(), "((2,2),3):((24,2),8)");
+/// ```
+pub fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        out.t.clear();
+        compose_append(a, b, &mut out.t)
+    })
+}
+
+/// Appends `A ∘ B` to `out` (as one subtree): CuTe's candidate is built in place, mirroring B's
+/// profile, then decided exactly; only when it is wrong is the appended part replaced by the
+/// synthesized layout (or the error returned, `out` then holding the candidate).
+pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+    let mut ax = Modes::new();
+    coalesce_x_modes_into(a.tree(), &mut ax)?;
+    let mark = out.lens();
+    if certified_candidate(&ax, b.tree(), out)? {
+        return Ok(());
+    }
+    // The one-pass certificate did not apply: build the candidate again with its pieces and
+    // decide it (exactly as the one-pass path would have, had it been able to).
+    out.truncate(mark);
     let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
-    let mut builder = Builder::new();
-    build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
+    build_candidate(&ax, b.tree(), out, &mut pieces)?;
     match check(&ax, leaves, &pieces)? {
-        None => Ok(Layout::from_tree(builder.finish())),
+        None => Ok(()),
         Some(witness) => match synthesize(&ax, b, leaves)? {
-            Some(r) => Ok(r),
+            Some(r) => {
+                out.truncate(mark);
+                out.push_tree(r.tree());
+                Ok(())
+            }
             None => Err(super::inadmissible(
                 a,
                 b,
-                describe(&witness, &Layout::from_tree(builder.finish()), leaves),
+                describe(
+                    &witness,
+                    &Layout::from_tree(out.since(mark).to_owned()),
+                    leaves,
+                ),
             )),
         },
     }
+}
+
+/// The common case of [`compose_append`] in one pass: appends CuTe's candidate to `out` while
+/// checking, piece by piece, the compatibility of each leaf of B and the closed-form certificate
+/// ([`certificate`], the same test on the same pieces in the same order). `Ok(true)`: the
+/// candidate is appended and certified (the decision [`check`] would reach). `Ok(false)`: the
+/// certificate does not apply, or one of its intermediate products overflows, or A has more
+/// than 16 digits; `out` then holds a partial candidate and the caller decides in full. An
+/// error is an error of the candidate's construction itself, which the full path would return
+/// too.
+#[inline]
+fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) -> Result<bool> {
+    const D: usize = 16;
+    let n = ax.len();
+    let Some((&last, init)) = ax.split_last() else {
+        return Ok(false);
+    };
+    if n > D {
+        return Ok(false);
+    }
+    // load[k]: the largest sum of the pieces' contributions to digit k of A.
+    let mut load = [0i64; D];
+    let load = &mut load[..n];
+    let leaves = b.leaf_slice();
+    let mut k = 0usize;
+    for &tok in b.toks() {
+        if tok != LEAF {
+            out.push_tuple(tok as usize - 1);
+            continue;
+        }
+        let Some(&m) = leaves.get(k) else { break };
+        k += 1;
+        let (s, d) = (m.shape, m.stride);
+        if d == 0 {
+            // One piece `s:0` with B-stride 0: certified (`beta == 0`, `rho == 0`).
+            out.push_leaf(Mode::new(s, 0));
+            continue;
+        }
+        if d < 0 {
+            return Ok(false);
+        }
+        if init.is_empty() {
+            // A is one digit: one piece `s:(d·a)`, B-stride d, place 1.
+            let rho = arith::mul(d, last.stride)?;
+            out.push_leaf(Mode::new(s, rho));
+            if !certify_piece(ax, load, s, rho, d) {
+                return Ok(false);
+            }
+            continue;
+        }
+        let header = out.lens();
+        out.push_tuple(0);
+        let mut count = 0usize;
+        // prod: the product of this leaf's pieces so far (its next piece's place in B).
+        let mut prod = 1i64;
+        // CuTe's `composition_impl` (as in `for_each_piece`) for d > 0, so every stride below
+        // stays positive; each piece is certified as it is made.
+        let mut rest_shape = s;
+        let mut rest_stride = d;
+        for am in init {
+            let next_shape = ceil_div_pos(am.shape, rest_stride);
+            let next_stride = ceil_div_pos(rest_stride, am.shape);
+            if next_shape != 1 && rest_shape != 1 {
+                let r = next_shape.min(rest_shape);
+                let rho = arith::mul(rest_stride, am.stride)?;
+                out.push_leaf(Mode::new(r, rho));
+                count += 1;
+                let (Some(beta), Some(next)) = (d.checked_mul(prod), prod.checked_mul(r)) else {
+                    return Ok(false);
+                };
+                prod = next;
+                if !certify_piece(ax, load, r, rho, beta) {
+                    return Ok(false);
+                }
+                rest_shape /= r;
+            }
+            rest_stride = next_stride;
+        }
+        let tail = arith::mul(rest_stride, last.stride)?;
+        if count == 0 || rest_shape != 1 {
+            out.push_leaf(Mode::new(rest_shape, tail));
+            count += 1;
+            let (Some(beta), Some(next)) = (d.checked_mul(prod), prod.checked_mul(rest_shape))
+            else {
+                return Ok(false);
+            };
+            prod = next;
+            if !certify_piece(ax, load, rest_shape, tail, beta) {
+                return Ok(false);
+            }
+        }
+        if prod != s {
+            return Ok(false);
+        }
+        out.finish_group(header, count);
+    }
+    Ok(true)
+}
+
+/// `ceil(a / b)` for `a, b > 0`, without a division in the common cases `b == 1` and `a <= b`.
+#[inline(always)]
+fn ceil_div_pos(a: i64, b: i64) -> i64 {
+    if b == 1 {
+        a
+    } else if a <= b {
+        1
+    } else {
+        arith::ceil_div(a, b)
+    }
+}
+
+/// One piece of [`certificate`]: the piece `r:rho` with B-stride `beta` lies in one digit of A
+/// and keeps it below its extent (accumulated in `load`); `false` when it does not, or when an
+/// intermediate product overflows (where [`certificate`] would return the overflow).
+#[inline(always)]
+fn certify_piece(ax: &[Mode], load: &mut [i64], r: i64, rho: i64, beta: i64) -> bool {
+    if r == 1 {
+        return true;
+    }
+    if beta == 0 {
+        return rho == 0;
+    }
+    if beta < 0 {
+        return false;
+    }
+    let n = ax.len();
+    let mut place = 1i64;
+    let mut digit = n;
+    for (k, m) in ax.iter().enumerate() {
+        if k + 1 == n {
+            digit = k;
+            break;
+        }
+        let Some(next) = place.checked_mul(m.shape) else {
+            return false;
+        };
+        if beta < next {
+            digit = k;
+            break;
+        }
+        place = next;
+    }
+    if digit == n || beta % place != 0 {
+        return false;
+    }
+    let u = beta / place;
+    let Some(reach) = (r - 1).checked_mul(u) else {
+        return false;
+    };
+    let Some(l) = load[digit].checked_add(reach) else {
+        return false;
+    };
+    load[digit] = l;
+    if digit + 1 < n && l > ax[digit].shape - 1 {
+        return false;
+    }
+    u.checked_mul(ax[digit].stride) == Some(rho)
 }
 
 /// Admissibility of `composition(A, B)`, decided as [`composition`] decides it, without building
 /// the error message; see [`super::decide::is_admissible`].
 pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decision> {
     use super::decide::Decision;
-    let ax = coalesce_x_modes(a.tree())?;
+    let mut ax = Modes::new();
+    coalesce_x_modes_into(a.tree(), &mut ax)?;
     let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
-    let mut builder = Builder::new();
-    build_candidate(&ax, b.tree(), &mut builder, &mut pieces, &mut 0)?;
-    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
-    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    let mut candidate = Layout::default();
+    candidate.t.clear();
+    build_candidate(&ax, b.tree(), &mut candidate.t, &mut pieces)?;
+    let mut betas: Buf<i64, 16> = Buf::new();
+    let mut prod: Buf<i64, 16> = Buf::from_elem(1, leaves.len());
     for p in &pieces {
         betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
         prod[p.leaf] = arith::mul(prod[p.leaf], p.r)?;
@@ -140,45 +344,67 @@ pub fn composition_tiler(a: &Layout, tiler: &Tiler) -> Result<Layout> {
     }
 }
 
-/// CuTe's `composition_impl` without its weak checks, mirroring B's tree; records the pieces.
+/// CuTe's `composition_impl` without its weak checks, appended to `out` in one pass over B's
+/// profile (a leaf of B becomes its pieces: one leaf, or a tuple of them; tuple tokens are copied,
+/// since replacing a leaf by a tuple keeps every parent's number of children); records the pieces.
 fn build_candidate(
     ax: &[Mode],
     b: TreeRef<'_, Mode>,
-    out: &mut Builder<Mode>,
+    out: &mut Tree<Mode>,
     pieces: &mut Pieces,
-    leaf: &mut usize,
 ) -> Result<()> {
-    let Some(m) = b.leaf() else {
-        out.open();
-        for c in b.modes() {
-            build_candidate(ax, c, out, pieces, leaf)?;
+    let leaves = b.leaf_slice();
+    let mut k = 0usize;
+    for &tok in b.toks() {
+        if tok != LEAF {
+            out.push_tuple(tok as usize - 1);
+            continue;
         }
-        out.close();
-        return Ok(());
-    };
-    let k = *leaf;
-    *leaf += 1;
+        let Some(&m) = leaves.get(k) else { break };
+        let start = pieces.len();
+        leaf_pieces(ax, m, k, pieces)?;
+        k += 1;
+        let mine = &pieces[start..];
+        if mine.len() != 1 {
+            out.push_tuple(mine.len());
+        }
+        for p in mine {
+            out.push_leaf(Mode::new(p.r, p.rho));
+        }
+    }
+    Ok(())
+}
+
+/// The pieces of leaf `k` (`s:d`) of B in CuTe's candidate, appended to `pieces`.
+#[inline]
+fn leaf_pieces(ax: &[Mode], m: Mode, k: usize, pieces: &mut Pieces) -> Result<()> {
+    for_each_piece(ax, m, |r, rho| {
+        pieces.push(Piece { r, rho, leaf: k });
+        true
+    })?;
+    Ok(())
+}
+
+/// CuTe's `composition_impl` for one leaf `s:d` of B against A's `coalesce_x` modes `ax`: calls
+/// `f(r, rho)` for each piece in order, and stops early (returning `Ok(false)`) when `f` returns
+/// `false`. An error is an overflow in the candidate's own arithmetic.
+#[inline]
+fn for_each_piece(ax: &[Mode], m: Mode, mut f: impl FnMut(i64, i64) -> bool) -> Result<bool> {
     let (s, d) = (m.shape, m.stride);
     if d == 0 {
-        pieces.push(Piece {
-            r: s,
-            rho: 0,
-            leaf: k,
-        });
-        out.leaf(Mode::new(s, 0));
-        return Ok(());
+        return Ok(f(s, 0));
     }
-    if ax.len() == 1 {
-        let rho = arith::mul(d, ax[0].stride)?;
-        pieces.push(Piece { r: s, rho, leaf: k });
-        out.leaf(Mode::new(s, rho));
-        return Ok(());
+    let Some((&last, init)) = ax.split_last() else {
+        return Ok(true);
+    };
+    if init.is_empty() {
+        let rho = arith::mul(d, last.stride)?;
+        return Ok(f(s, rho));
     }
-    let last = ax[ax.len() - 1];
-    let mut result: Modes = SmallVec::new();
+    let mut emitted = false;
     let mut rest_shape = s;
     let mut rest_stride = d;
-    for am in &ax[..ax.len() - 1] {
+    for am in init {
         let curr_shape = am.shape;
         let abs_rest = arith::abs(rest_stride)?;
         let next_shape = arith::ceil_div(curr_shape, abs_rest);
@@ -187,32 +413,19 @@ fn build_candidate(
             rest_stride = next_stride;
         } else {
             let new_shape = next_shape.min(rest_shape);
-            result.push(Mode::new(new_shape, arith::mul(rest_stride, am.stride)?));
+            if !f(new_shape, arith::mul(rest_stride, am.stride)?) {
+                return Ok(false);
+            }
+            emitted = true;
             rest_shape /= new_shape;
             rest_stride = next_stride;
         }
     }
-    let tail = Mode::new(rest_shape, arith::mul(rest_stride, last.stride)?);
-    if result.is_empty() || rest_shape != 1 {
-        result.push(tail);
+    let tail = arith::mul(rest_stride, last.stride)?;
+    if !emitted || rest_shape != 1 {
+        return Ok(f(rest_shape, tail));
     }
-    for p in &result {
-        pieces.push(Piece {
-            r: p.shape,
-            rho: p.stride,
-            leaf: k,
-        });
-    }
-    if result.len() == 1 {
-        out.leaf(result[0]);
-    } else {
-        out.open();
-        for p in &result {
-            out.leaf(*p);
-        }
-        out.close();
-    }
-    Ok(())
+    Ok(true)
 }
 
 /// A point where a candidate disagrees with `A ∘ B`.
@@ -234,8 +447,8 @@ enum Witness {
 fn check(ax: &[Mode], leaves: &[Mode], pieces: &[Piece]) -> Result<Option<Witness>> {
     // Compatibility: the pieces of each leaf multiply to its extent. Piece strides in B's index
     // space follow: beta_j = d * (product of the earlier pieces of the same leaf).
-    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
-    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    let mut betas: Buf<i64, 16> = Buf::new();
+    let mut prod: Buf<i64, 16> = Buf::from_elem(1, leaves.len());
     for p in pieces {
         let beta = arith::mul(leaves[p.leaf].stride, prod[p.leaf])?;
         betas.push(beta);
@@ -263,7 +476,7 @@ fn check(ax: &[Mode], leaves: &[Mode], pieces: &[Piece]) -> Result<Option<Witnes
 /// `proofs/Composition.v`; `tests/bridge.rs` runs its extraction on Rust's certified cases.
 fn certificate(ax: &[Mode], pieces: &[Piece], betas: &[i64]) -> Result<bool> {
     let n = ax.len();
-    let mut load: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n);
+    let mut load: Buf<i64, 16> = Buf::from_elem(0, n);
     for (p, &beta) in pieces.iter().zip(betas) {
         if p.r == 1 {
             continue;
@@ -345,7 +558,7 @@ fn enumerate(
             bound: ENUM_LIMIT,
         });
     }
-    let mut x: SmallVec<[i64; 16]> = SmallVec::from_elem(0, pieces.len());
+    let mut x: Buf<i64, 16> = Buf::from_elem(0, pieces.len());
     let (mut bv, mut rv) = (0i64, 0i64);
     loop {
         let ab = eval_modes(ax, bv)?;
@@ -428,8 +641,8 @@ fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>
             remaining /= r;
         }
     }
-    let mut betas: SmallVec<[i64; 16]> = SmallVec::new();
-    let mut prod: SmallVec<[i64; 16]> = SmallVec::from_elem(1, leaves.len());
+    let mut betas: Buf<i64, 16> = Buf::new();
+    let mut prod: Buf<i64, 16> = Buf::from_elem(1, leaves.len());
     for p in &pieces {
         betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
         prod[p.leaf] *= p.r;

@@ -8,7 +8,7 @@
 //!
 //! Notation: after dropping size-1 modes, a layout is `x ↦ Σ x_i·d_i` on the box `0 ≤ x_i < s_i`.
 
-use smallvec::SmallVec;
+use crate::layout::buf::Buf;
 
 use super::coalesce::Modes;
 use super::composition::ENUM_LIMIT;
@@ -36,7 +36,7 @@ impl Decision {
 /// The modes of size > 1 with `|stride|`, sorted by `|stride|`; `None` when a mode of size > 1 has
 /// stride 0 (two coordinates then share an index).
 fn abs_sorted(l: &Layout) -> Result<Option<Modes>> {
-    let mut m: Modes = SmallVec::new();
+    let mut m: Modes = Buf::new();
     for x in l.leaves() {
         if x.shape == 1 {
             continue;
@@ -135,7 +135,7 @@ pub fn is_bijection_onto(l: &Layout, m: i64) -> Result<bool> {
     if l.size()? != m {
         return Ok(false);
     }
-    let mut modes: Modes = SmallVec::new();
+    let mut modes: Modes = Buf::new();
     for x in l.leaves() {
         if x.shape == 1 {
             continue;

@@ -1,11 +1,11 @@
 //! Divides: `logical_divide` and its zipped, tiled and flat arrangements.
 
-use smallvec::SmallVec;
+use crate::layout::buf::Buf;
 
-use super::coalesce::coalesce_modes;
-use super::complement::complement_leaves;
-use super::composition::composition;
-use super::{by_mode, flat_arrangement, tile_unzip, Tiler};
+use super::coalesce::{coalesce_modes_into, guarded, Modes};
+use super::complement::complement_modes_into;
+use super::composition::compose_append;
+use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
 use crate::error::Result;
 use crate::layout::Layout;
 
@@ -28,13 +28,45 @@ use crate::layout::Layout;
 /// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
 /// ```
 pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    by_mode(a, tiler, "logical_divide", &|a, b| {
-        // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built).
-        let c = coalesce_modes(a.tree())?;
-        let target: SmallVec<[i64; 16]> = c.iter().map(|m| m.shape).collect();
-        let rest = complement_leaves(b, &target)?;
-        composition(a, &Layout::concat([b, &rest]))
+    let mut out = Layout::default();
+    logical_divide_into(a, tiler, &mut out)?;
+    Ok(out)
+}
+
+/// [`logical_divide`] writing its result into `out` (whose storage is reused; the complement and
+/// the tiler `(B, complement)` live in stack scratch, nothing is returned by value). On error
+/// `out` is `1:0`.
+///
+/// Pre/Post: as [`logical_divide`].
+///
+/// ```
+/// use tessera::{Layout, algebra::{logical_divide_into, Tiler}};
+/// let a: Layout = "(4,2,3):(2,1,8)".parse().unwrap();
+/// let mut out = Layout::default();
+/// logical_divide_into(&a, &Tiler::Layout("4:2".parse().unwrap()), &mut out).unwrap();
+/// assert_eq!(out.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        by_mode_into(a, tiler, "logical_divide", &divide_by_layout, out)
     })
+}
+
+/// `composition(A, (B, complement(B, shape(coalesce(A)))))` into `out`.
+fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built).
+    let mut c = Modes::new();
+    coalesce_modes_into(a.tree(), &mut c)?;
+    let target: Buf<i64, 16> = c.iter().map(|m| m.shape).collect();
+    // The tiler (B, rest), built in place: B copied, the complement's modes appended.
+    complement_modes_into(b, &target, &mut c)?;
+    let mut t = Layout::default();
+    t.t.clear();
+    t.t.push_tuple(2);
+    t.t.push_tree(b.tree());
+    t.t.push_flat(&c, true);
+    out.t.clear();
+    compose_append(a, &t, &mut out.t)
 }
 
 /// `zipped_divide(A, tiler)`: `((tiles…), (rests…, untouched modes…))`.

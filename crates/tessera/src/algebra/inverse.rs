@@ -1,38 +1,42 @@
 //! Right and left inverses, nullspace, and the largest common vector of two layouts.
 
-use smallvec::SmallVec;
+use crate::layout::buf::Buf;
 
-use super::coalesce::{bw_coalesce, coalesce, coalesce_modes, from_modes, Modes};
+use super::coalesce::{bw_coalesce_in_place, coalesce, coalesce_modes_into, guarded, Modes};
 use super::composition::composition;
 use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Layout, Mode};
 
-/// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode).
-fn prefix_products(modes: &[Mode]) -> Result<SmallVec<[i64; 16]>> {
-    let mut pp = SmallVec::new();
+/// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode); the product of all the
+/// shapes must not overflow either.
+#[inline]
+fn prefix_products(modes: &[Mode], pp: &mut Buf<i64, 16>) -> Result<()> {
+    pp.clear();
     let mut acc = 1i64;
     for m in modes {
         pp.push(acc);
         acc = arith::mul(acc, m.shape)?;
     }
-    Ok(pp)
+    Ok(())
 }
 
-/// Mode indices sorted by stride (stable).
-fn by_stride(modes: &[Mode]) -> SmallVec<[usize; 16]> {
-    let mut idx: SmallVec<[usize; 16]> = (0..modes.len()).collect();
-    idx.sort_by_key(|&i| modes[i].stride);
-    idx
-}
-
-fn finish(shapes: &[i64], strides: &[i64]) -> Result<Layout> {
-    let modes: Modes = shapes
-        .iter()
-        .zip(strides)
-        .map(|(&s, &d)| Mode::new(s, d))
-        .collect();
-    let (last, init) = modes.split_last().expect("non-empty");
-    Ok(from_modes(&bw_coalesce(init, *last)?))
+/// Mode indices sorted by stride (stable; insertion sort: the mode lists are short).
+#[inline]
+fn by_stride(modes: &[Mode], idx: &mut Buf<usize, 16>) {
+    idx.clear();
+    for i in 0..modes.len() {
+        idx.push(i);
+    }
+    let v = idx.as_mut_slice();
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && modes[v[j - 1]].stride > modes[x].stride {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
 }
 
 /// `right_inverse(L)`: the largest R such that `L(R(i)) == i` for `i < size(R)`: it follows the
@@ -47,19 +51,44 @@ fn finish(shapes: &[i64], strides: &[i64]) -> Result<Layout> {
 /// assert_eq!(tessera::algebra::right_inverse(&l).unwrap().to_string(), "(4,2,6):(2,1,8)");
 /// ```
 pub fn right_inverse(l: &Layout) -> Result<Layout> {
-    let c = coalesce_modes(l.tree())?;
-    let pp = prefix_products(&c)?;
-    let mut shapes: SmallVec<[i64; 16]> = SmallVec::from_slice(&[1]);
-    let mut strides: SmallVec<[i64; 16]> = SmallVec::from_slice(&[0]);
-    let mut curr = 1i64;
-    for i in by_stride(&c) {
-        if c[i].stride == curr {
-            shapes.push(c[i].shape);
-            strides.push(pp[i]);
+    let mut out = Layout::default();
+    right_inverse_into(l, &mut out)?;
+    Ok(out)
+}
+
+/// [`right_inverse`] writing its result into `out` (whose storage is reused). On error `out` is
+/// `1:0`.
+///
+/// Pre/Post: as [`right_inverse`].
+///
+/// ```
+/// let l: tessera::Layout = "(2,4,6):(4,1,8)".parse().unwrap();
+/// let mut out = tessera::Layout::default();
+/// tessera::algebra::right_inverse_into(&l, &mut out).unwrap();
+/// assert_eq!(out.to_string(), "(4,2,6):(2,1,8)");
+/// ```
+pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        let mut c = Modes::new();
+        coalesce_modes_into(l.tree(), &mut c)?;
+        let mut pp = Buf::new();
+        prefix_products(&c, &mut pp)?;
+        // CuTe sorts by stride and keeps the modes whose stride is the running product. The
+        // kept strides strictly increase (coalesced modes have extent ≥ 2, or are the single
+        // `1:0`), so the next kept mode is the first (in the stable sorted order, hence in index
+        // order) whose stride equals the running product: found by a scan, without sorting.
+        let r = out.t.vals_mut();
+        r.clear();
+        r.push(Mode::new(1, 0));
+        let mut curr = 1i64;
+        while let Some(i) = c.iter().position(|m| m.stride == curr) {
+            r.push(Mode::new(c[i].shape, pp[i]));
             curr = arith::mul(c[i].shape, c[i].stride)?;
         }
-    }
-    finish(&shapes, &strides)
+        bw_coalesce_in_place(r, |m| m)?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
 }
 
 /// `left_inverse(L)`: a quasi-inverse R with `L(R(L(i))) == L(i)` for all `i < size(L)`
@@ -77,7 +106,29 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// assert_eq!(tessera::algebra::left_inverse(&l).unwrap().to_string(), "(4,8):(8,1)");
 /// ```
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
-    let c = coalesce_modes(l.tree())?;
+    let mut out = Layout::default();
+    left_inverse_into(l, &mut out)?;
+    Ok(out)
+}
+
+/// [`left_inverse`] writing its result into `out` (whose storage is reused). On error `out` is
+/// `1:0`.
+///
+/// Pre/Post: as [`left_inverse`].
+///
+/// ```
+/// let l: tessera::Layout = "(8,4):(4,1)".parse().unwrap();
+/// let mut out = tessera::Layout::default();
+/// tessera::algebra::left_inverse_into(&l, &mut out).unwrap();
+/// assert_eq!(out.to_string(), "(4,8):(8,1)");
+/// ```
+pub fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| left_inverse_body(l, out))
+}
+
+fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
+    let mut c = Modes::new();
+    coalesce_modes_into(l.tree(), &mut c)?;
     if let Some(m) = c.iter().find(|m| m.stride < 0) {
         return Err(Error::failed(
             Error::Divisibility,
@@ -89,12 +140,17 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
             },
         ));
     }
-    let pp = prefix_products(&c)?;
-    let order = by_stride(&c);
-    let mut shapes: SmallVec<[i64; 16]> = SmallVec::new();
-    let mut strides: SmallVec<[i64; 16]> = SmallVec::from_slice(&[0]);
+    let mut pp = Buf::new();
+    prefix_products(&c, &mut pp)?;
+    let mut order = Buf::new();
+    by_stride(&c, &mut order);
+    // Mode j of the result is (d_j / size so far, pp of the previous kept mode); the first has
+    // stride 0 and the last the extent of the mode with the largest stride.
+    let r = out.t.vals_mut();
+    r.clear();
+    let mut prev = 0i64;
     let mut size = 1i64;
-    for &i in &order {
+    for &i in order.iter() {
         let d = c[i].stride;
         if d == 0 {
             continue;
@@ -111,15 +167,15 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
             ));
         }
         let s = d / size;
-        shapes.push(s);
-        strides.push(pp[i]);
+        r.push(Mode::new(s, prev));
+        prev = pp[i];
         size = arith::mul(size, s)?;
     }
     let last = *order.last().expect("coalesce gives at least one mode");
-    shapes.push(c[last].shape);
-    let r = finish(&shapes, &strides)?;
-    check_quasi_inverse(l, &c, &order, &r)?;
-    Ok(r)
+    r.push(Mode::new(c[last].shape, prev));
+    bw_coalesce_in_place(r, |m| m)?;
+    out.t.set_flat_profile(true);
+    check_quasi_inverse(l, &c, &order, out)
 }
 
 /// Decides `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain, for all `i`. Closed form first: when the non-zero strides, in
@@ -127,16 +183,15 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
 /// own mixed-radix digit of `L(i)`, so the postcondition holds. Otherwise the domain is
 /// enumerated (bounded by [`super::composition::ENUM_LIMIT`]).
 fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> Result<()> {
-    let nonzero: SmallVec<[Mode; 16]> = order
-        .iter()
-        .map(|&i| c[i])
-        .filter(|m| m.stride != 0)
-        .collect();
     let mut overlap = false;
-    for w in nonzero.windows(2) {
-        if arith::mul(w[0].shape, w[0].stride)? > w[1].stride {
-            overlap = true;
+    let mut prev: Option<Mode> = None;
+    for m in order.iter().map(|&i| c[i]).filter(|m| m.stride != 0) {
+        if let Some(p) = prev {
+            if arith::mul(p.shape, p.stride)? > m.stride {
+                overlap = true;
+            }
         }
+        prev = Some(m);
     }
     if !overlap {
         return Ok(());
@@ -198,7 +253,7 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> R
 /// ```
 pub fn nullspace(l: &Layout) -> Result<Layout> {
     let flat: Modes = l.leaves().collect();
-    let mut out: Modes = SmallVec::new();
+    let mut out: Modes = Buf::new();
     let mut acc = 1i64;
     for m in &flat {
         let stride = if m.shape == 1 { 0 } else { acc };
@@ -212,7 +267,7 @@ pub fn nullspace(l: &Layout) -> Result<Layout> {
     if out.is_empty() {
         return Ok(Layout::leaf(Mode::new(1, 0)));
     }
-    Ok(Layout::flat_unwrapped(out))
+    Ok(Layout::flat_unwrapped(out.iter().copied()))
 }
 
 /// `max_common_layout(A, B)`: the layout R of the largest contiguous run of indices on which A

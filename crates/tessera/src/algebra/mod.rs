@@ -16,17 +16,22 @@ pub mod product;
 pub mod ragged;
 pub mod swizzled;
 
-pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
+pub use coalesce::{
+    coalesce, coalesce_by, coalesce_into, coalesce_trace, filter, filter_by, Rewrite, Rule,
+};
 pub use complement::{
     complement, complement1, complement1_with, complement_default, complement_exact,
-    complement_exact_default, complement_with_note,
+    complement_exact_default, complement_into, complement_with_note,
 };
-pub use composition::{composition, composition_tiler};
-pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
-pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
+pub use composition::{composition, composition_into, composition_tiler};
+pub use divide::{flat_divide, logical_divide, logical_divide_into, tiled_divide, zipped_divide};
+pub use inverse::{
+    left_inverse, left_inverse_into, max_common_layout, max_common_vector, nullspace,
+    right_inverse, right_inverse_into,
+};
 pub use product::{
-    blocked_product, flat_product, logical_product, make_ordered_layout, raked_product,
-    tile_to_shape, tiled_product, zipped_product,
+    blocked_product, flat_product, logical_product, logical_product_into, make_ordered_layout,
+    raked_product, tile_to_shape, tiled_product, zipped_product,
 };
 
 use crate::error::{arith, Error, Obligation, Result};
@@ -47,27 +52,22 @@ pub enum Tiler {
     Tuple(Vec<Tiler>),
 }
 
-impl Tiler {
-    /// The layout for a leaf tiler (`n` becomes CuTe's `make_layout(n)`: `n:1`, or `1:0`).
-    fn as_layout(&self) -> Result<Option<Layout>> {
-        Ok(match self {
-            Tiler::Layout(l) => Some(l.clone()),
-            Tiler::Int(n) => Some(Layout::mode(*n, if *n == 1 { 0 } else { 1 })?),
-            _ => None,
-        })
-    }
-}
-
 /// Applies a layout-by-layout operation mode by mode along a tiler (CuTe's `transform_layout`
-/// for divides and products): modes of `a` past a tuple tiler are kept unchanged.
-pub(crate) fn by_mode(
+/// for divides and products), writing into `out`: modes of `a` past a tuple tiler are kept
+/// unchanged; each part is computed into a scratch layout on the stack and appended (nothing is
+/// returned by value). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
+pub(crate) fn by_mode_into(
     a: &Layout,
     tiler: &Tiler,
     op: &'static str,
-    f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
-) -> Result<Layout> {
+    f: &dyn Fn(&Layout, &Layout, &mut Layout) -> Result<()>,
+    out: &mut Layout,
+) -> Result<()> {
     match tiler {
-        Tiler::Under => Ok(a.clone()),
+        Tiler::Under => {
+            out.assign(a);
+            Ok(())
+        }
         Tiler::Tuple(ts) => {
             if ts.len() > a.rank() {
                 return Err(Error::TooManyModes {
@@ -76,27 +76,24 @@ pub(crate) fn by_mode(
                     layout: a.rank(),
                 });
             }
-            // Built in place: no heap allocation for results within the inline capacity.
-            let mut out = Builder::new();
-            out.open();
+            let mut part_in = Layout::default();
+            let mut part_out = Layout::default();
+            out.t.clear();
+            out.t.push_tuple(a.rank());
             for (i, m) in a.tree().modes().enumerate() {
                 match ts.get(i) {
                     Some(t) => {
-                        let part = by_mode(&Layout::from_tree(m.to_owned()), t, op, f)?;
-                        out.push(part.tree());
+                        part_in.t.assign(m);
+                        by_mode_into(&part_in, t, op, f, &mut part_out)?;
+                        out.t.push_tree(part_out.tree());
                     }
-                    None => out.push(m),
+                    None => out.t.push_tree(m),
                 }
             }
-            out.close();
-            Ok(Layout::from_tree(out.finish()))
+            Ok(())
         }
-        // A layout tiler is used as it is (no copy).
-        Tiler::Layout(b) => f(a, b),
-        leaf => {
-            let b = leaf.as_layout()?.expect("leaf tiler");
-            f(a, &b)
-        }
+        Tiler::Layout(b) => f(a, b, out),
+        Tiler::Int(n) => f(a, &Layout::mode(*n, if *n == 1 { 0 } else { 1 })?, out),
     }
 }
 

@@ -1,9 +1,10 @@
 //! Products: `logical_product` and its arrangements, the rank-sensitive blocked and raked
 //! products, and `tile_to_shape`.
 
-use super::complement::complement;
-use super::composition::composition;
-use super::{by_mode, flat_arrangement, tile_unzip, zip_pair, Tiler};
+use super::coalesce::guarded;
+use super::complement::{complement, complement_leaves_into};
+use super::composition::{compose_append, composition};
+use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{IntTuple, Layout, Mode};
 
@@ -24,12 +25,38 @@ use crate::layout::{IntTuple, Layout, Mode};
 /// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
 /// ```
 pub fn logical_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
-    by_mode(a, tiler, "logical_product", &|a, b| {
-        let m = arith::mul(a.size()?, b.cosize()?)?;
-        let rest = complement(a, &IntTuple::leaf(m))?;
-        let c = composition(&rest, b)?;
-        Ok(Layout::concat([a, &c]))
+    let mut out = Layout::default();
+    logical_product_into(a, tiler, &mut out)?;
+    Ok(out)
+}
+
+/// [`logical_product`] writing its result into `out` (whose storage is reused; the complement
+/// lives in stack scratch and the composition is appended in place). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`logical_product`].
+///
+/// ```
+/// use tessera::{Layout, algebra::{logical_product_into, Tiler}};
+/// let a: Layout = "(2,2):(4,1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// logical_product_into(&a, &Tiler::Layout("6:1".parse().unwrap()), &mut out).unwrap();
+/// assert_eq!(out.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        by_mode_into(a, tiler, "logical_product", &product_by_layout, out)
     })
+}
+
+/// `(A, composition(complement(A, size(A)·cosize(B)), B))` into `out`.
+fn product_by_layout(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+    let m = arith::mul(a.size()?, b.cosize()?)?;
+    let mut rest = Layout::default();
+    complement_leaves_into(a, &[m], &mut rest)?;
+    out.t.clear();
+    out.t.push_tuple(2);
+    out.t.push_tree(a.tree());
+    compose_append(&rest, b, &mut out.t)
 }
 
 /// `zipped_product(A, tiler)`: `((A modes…), (products…, untouched modes…))`.

@@ -780,10 +780,23 @@ pub fn ragged_local_partition(a: &Layout, threads: &Layout, thread: i64) -> Resu
 /// ```
 pub fn local_tile(a: &Layout, tiler: &Tiler, coord: &IntTuple) -> Result<(Layout, i64)> {
     let z = super::zipped_divide(a, tiler)?;
-    let tile = z.mode_at(0).expect("rank 2");
-    let rest = z.mode_at(1).expect("rank 2");
+    let (tile, rest) = tile_and_rest(&z, "local_tile")?;
     let off = rest_eval(&rest, coord, "local_tile")?;
     Ok((tile, off))
+}
+
+/// Modes 0 and 1 of a zipped divide (a `_` tiler leaves A as it is: a rank-1 A has no rest mode).
+fn tile_and_rest(z: &Layout, op: &'static str) -> Result<(Layout, Layout)> {
+    match (z.mode_at(0), z.mode_at(1)) {
+        (Some(t), Some(r)) => Ok((t, r)),
+        _ => Err(Error::RankMismatch {
+            op,
+            detail: format!(
+                "the zipped divide {z} has no rest mode (rank {} < 2)",
+                z.rank()
+            ),
+        }),
+    }
 }
 
 fn rest_eval(l: &Layout, coord: &IntTuple, op: &'static str) -> Result<i64> {
@@ -825,8 +838,7 @@ pub fn local_partition(a: &Layout, threads: &Layout, thread: i64) -> Result<(Lay
     let c = thread_coord(threads, thread)?;
     let tiler = thread_tiler(a, threads)?;
     let z = super::zipped_divide(a, &tiler)?;
-    let tile = z.mode_at(0).expect("rank 2");
-    let rest = z.mode_at(1).expect("rank 2");
+    let (tile, rest) = tile_and_rest(&z, "local_partition")?;
     let coord = if c.len() == 1 {
         IntTuple::leaf(c[0])
     } else {

@@ -134,14 +134,9 @@ pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
             size = size.plus(&last)?;
         }
     } else {
-        for &id in &a.ids {
-            size = size.mul(&s.ids[id].extent)?;
-        }
+        size = Extent::product(a.ids.iter().map(|&id| &s.ids[id].extent))?;
     }
-    let mut valid = Extent::Const(1);
-    for r in s.roots() {
-        valid = valid.mul(&s.ids[r].extent)?;
-    }
+    let valid = Extent::product(s.roots().into_iter().map(|r| &s.ids[r].extent))?;
     let over = match (size.eval(&s.facts)?, valid.eval(&s.facts)?) {
         (Some(a), Some(b)) => Some(error::sub(a, b)?),
         _ => None,

@@ -145,8 +145,16 @@ fn extent_code(e: &Extent, s: &Schedule, lang: Lang) -> String {
 /// Pre: none. Post: symbols without an `==` fact. Example: `N0 = iter N` gives `["N"]`.
 pub fn free_symbols(s: &Schedule) -> Vec<String> {
     let mut syms = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut here = Vec::new();
     for d in &s.ids {
-        d.extent.symbols(&mut syms);
+        here.clear();
+        d.extent.symbols(&mut here);
+        for n in here.drain(..) {
+            if seen.insert(n.clone()) {
+                syms.push(n);
+            }
+        }
     }
     syms.retain(|n| s.facts.value(n).is_none());
     syms

@@ -9,7 +9,7 @@ use super::predicate::{
 };
 use super::symbolic::Decision;
 use super::unswitch::{unswitch, Unswitch};
-use super::vectorize::{check_access, AccessKind, AccessVerdict};
+use super::vectorize::{check_accesses, AccessKind, AccessVerdict};
 use std::fmt::Write;
 
 /// One predicate strategy and, when extents are concrete, what it does.
@@ -142,9 +142,18 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
     // Every symbol must be a positive size: one launch check per symbol not known positive;
     // derived extents are then checked assuming those, so `ceilDiv(N, 4) >= 1` is not repeated.
     let mut symbols = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut here = Vec::new();
     for d in &s.ids {
-        d.extent.symbols(&mut symbols);
+        here.clear();
+        d.extent.symbols(&mut here);
+        for sym in here.drain(..) {
+            if seen.insert(sym.clone()) {
+                symbols.push(sym);
+            }
+        }
     }
+    super::steps::tick(s.ids.len() + symbols.len());
     let mut assumed = s.facts.clone();
     for sym in &symbols {
         let e = super::symbolic::Extent::Sym(sym.clone());
@@ -226,12 +235,12 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
         (alt.chosen != derivation.chosen).then_some(alt)
     };
     let mut accesses = Vec::new();
-    for (ids, kind) in [
-        (&s.vectorized, AccessKind::Vectorize),
-        (&s.boxes, AccessKind::Box),
-    ] {
-        for &id in ids {
-            let v = check_access(s, id, kind)?;
+    let wanted: Vec<(Id, AccessKind)> = (s.vectorized.iter().map(|&i| (i, AccessKind::Vectorize)))
+        .chain(s.boxes.iter().map(|&i| (i, AccessKind::Box)))
+        .collect();
+    {
+        for v in check_accesses(s, &wanted)? {
+            let (id, kind) = (v.id, v.kind);
             if v.split_divisible == Some(Decision::Unknown) {
                 if let Some(t) = s.ids[id].definition {
                     if let Transform::Split { input, factor, .. } = s.transforms[t] {

@@ -12,12 +12,19 @@ use super::error::{Error, Result};
 use super::eval::{plan, Direction, Space};
 use super::ir::{Id, Schedule, Transform};
 
+/// An index expression longer than this many bytes is written `<index of NAME>` instead (and
+/// so in every expression built from it): keeps the text of a long chain linear, not quadratic.
+///
+/// Pre/Post: a display bound, not a correctness bound. Example: real unswitched predicates are
+/// a few dozen bytes.
+pub const MAX_EXPRESSION_BYTES: usize = 256;
+
 /// Index expressions of every IterDomain over the loop variables, with some loop variables
 /// replaced by given text (e.g. `(2-1)`).
 ///
 /// Pre: the loop domain determines every index. Post: one expression per IterDomain, fully
-/// parenthesized where needed; Euclidean `/` and `%`. Example: Reference Example 9 gives
-/// `i0 = i1*5 + (i3*3 + i4)`.
+/// parenthesized where needed; Euclidean `/` and `%`; one longer than [`MAX_EXPRESSION_BYTES`]
+/// is `<index of NAME>`. Example: Reference Example 9 gives `i0 = i1*5 + (i3*3 + i4)`.
 pub fn index_expressions(s: &Schedule, replace: &[(Id, String)]) -> Result<Vec<String>> {
     let v = var_names(s);
     let mut e: Vec<String> = v.clone();
@@ -70,6 +77,15 @@ pub fn index_expressions(s: &Schedule, replace: &[(Id, String)]) -> Result<Vec<S
                 }
             }
         }
+        for o in s.transforms[st.transform]
+            .inputs()
+            .into_iter()
+            .chain(s.transforms[st.transform].outputs())
+        {
+            if e[o].len() > MAX_EXPRESSION_BYTES {
+                e[o] = format!("<index of {}>", s.name(o));
+            }
+        }
     }
     Ok(e)
 }
@@ -105,9 +121,12 @@ pub struct Unswitch {
 /// enumeration when extents are concrete. Example: reference Example 9 gives stop conditions
 /// `i1*5 + ((2-1)*3 + i4) < I` and `(2-1)*3 + i4 < 5`, and is sound.
 pub fn unswitch(s: &Schedule, predicate: &[Id]) -> Result<Unswitch> {
-    let loop_ids = s.loop_ids()?;
+    let mut is_loop = vec![false; s.ids.len()];
+    for l in s.loop_ids()? {
+        is_loop[l] = true;
+    }
     for &u in &s.unswitched {
-        if !loop_ids.contains(&u) {
+        if !is_loop[u] {
             return Err(Error::BadLoop(format!(
                 "unswitched {} is not in the loop domain",
                 s.name(u)
@@ -154,11 +173,15 @@ pub fn unswitch(s: &Schedule, predicate: &[Id]) -> Result<Unswitch> {
 
 fn check(space: &Space, predicate: &[Id]) -> Result<(Option<bool>, Option<String>)> {
     let s = space.schedule;
+    let mut unswitched = vec![false; s.ids.len()];
+    for &u in &s.unswitched {
+        unswitched[u] = true;
+    }
     let outer: Vec<Id> = space
         .loop_ids
         .iter()
         .copied()
-        .filter(|l| !s.unswitched.contains(l))
+        .filter(|&l| !unswitched[l])
         .collect();
     // Group the points by the other loop indices: all iterations pass?
     let mut all_pass: std::collections::BTreeMap<Vec<i64>, bool> = Default::default();

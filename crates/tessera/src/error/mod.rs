@@ -1,6 +1,7 @@
 //! The error vocabulary: [`Error`] (every failed obligation, with its values), [`Result`], checked
 //! [`arith`]metic, and the obligation vocabulary that errors carry ([`vocab`]: [`Obligation`],
-//! [`Failure`], [`Call`], the [`Divides`] proof value).
+//! [`Failure`], [`Call`], the [`Divides`] proof value), and [`Note`]s, warnings that travel with a
+//! successful result ([`note`]).
 //!
 //! This module and [`crate::layout`] form the bottom layer: a layout operation fails with an
 //! [`Error`], and an [`Error`] records the layouts of the call it failed for ([`Call`]). Nothing here

@@ -56,7 +56,7 @@ thread_local! {
 /// Nested calls each see their own notes, and pass them on to the enclosing collection.
 ///
 /// ```
-/// use tessera::{algebra::complement, obligation::note};
+/// use tessera::{algebra::complement, error::note};
 /// let a: tessera::Layout = "(2,2):(1,3)".parse().unwrap();
 /// let (r, notes) = note::collect(|| complement(&a, &"5".parse().unwrap()));
 /// assert_eq!(r.unwrap().to_string(), "1:0");

@@ -6,6 +6,7 @@
 //! so every layout is a function on all integers (negative ones by `L(-i) = -L(i)`, as C++'s
 //! truncating division gives).
 
+pub mod buf;
 pub mod swizzle;
 pub mod tree;
 pub mod value;
@@ -22,7 +23,7 @@ pub type IntTuple = Tree<i64>;
 pub type SliceCoord = Tree<Option<i64>>;
 
 /// One leaf mode of a layout: an extent and a stride.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mode {
     /// The extent (≥ 1).
     pub shape: i64,
@@ -51,7 +52,26 @@ impl std::fmt::Debug for Layout {
     }
 }
 
+impl Default for Layout {
+    /// `1:0`, the layout of one element; a convenient output buffer for the `_into` operations.
+    fn default() -> Self {
+        Layout::leaf(Mode::new(1, 0))
+    }
+}
+
 impl Layout {
+    /// Resets `self` to `1:0` (an `_into` operation's output after an error).
+    #[inline]
+    pub(crate) fn reset(&mut self) {
+        self.t.assign_flat(&[Mode::new(1, 0)], true);
+    }
+
+    /// Makes `self` a copy of `other`, reusing `self`'s storage (only the used part is copied).
+    #[inline]
+    pub fn assign(&mut self, other: &Layout) {
+        self.t.assign(other.t.as_ref());
+    }
+
     /// The layout `shape:stride`.
     ///
     /// Pre: `shape` and `stride` are congruent; every shape is ≥ 1.

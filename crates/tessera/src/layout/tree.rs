@@ -6,11 +6,12 @@
 //! of rank ≤ 8 with ≤ 16 leaves and depth ≤ 2 (1 + 8 + 16 = 25 tokens), and any deeper one with
 //! at most 31 tuple-or-leaf nodes.
 //!
-//! Splitting leaves from the profile keeps a `Tree<Mode>` at about 400 bytes (moves are plain
-//! copies of the whole inline buffer), makes `leaves()` a slice walk and `congruent` a slice
-//! comparison.
+//! Splitting leaves from the profile makes `leaves()` a slice walk and `congruent` a slice
+//! comparison. Both live in a [`Buf`] (a plain inline array and a length, a heap `Vec` past the
+//! inline capacity); the algebra writes results into a caller's tree in place (`clear`, then
+//! `push_*`), so a layout is built without being returned by value.
 
-use smallvec::SmallVec;
+use super::buf::Buf;
 
 /// Number of leaves stored without a heap allocation.
 pub const INLINE: usize = 16;
@@ -18,8 +19,8 @@ pub const INLINE: usize = 16;
 pub const INLINE_TOKENS: usize = 32;
 
 /// A profile token: [`LEAF`], or `1 + number of children` for a tuple.
-type Tok = u32;
-const LEAF: Tok = 0;
+pub(crate) type Tok = u32;
+pub(crate) const LEAF: Tok = 0;
 
 /// Tokens and leaf count of the first subtree of `toks` (which must be a complete pre-order run).
 #[inline]
@@ -42,9 +43,9 @@ fn extent(toks: &[Tok]) -> (usize, usize) {
 
 /// An owned hierarchical tuple whose leaves are `T`.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Tree<T: Copy> {
-    toks: SmallVec<[Tok; INLINE_TOKENS]>,
-    vals: SmallVec<[T; INLINE]>,
+pub struct Tree<T: Copy + Default> {
+    toks: Buf<Tok, INLINE_TOKENS>,
+    vals: Buf<T, INLINE>,
 }
 
 /// A borrowed subtree of a [`Tree`].
@@ -54,13 +55,13 @@ pub struct TreeRef<'a, T> {
     vals: &'a [T],
 }
 
-impl<T: Copy> Tree<T> {
+impl<T: Copy + Default> Tree<T> {
     /// A single leaf.
     #[inline]
     pub fn leaf(v: T) -> Self {
-        let mut toks = SmallVec::new();
+        let mut toks = Buf::new();
         toks.push(LEAF);
-        let mut vals = SmallVec::new();
+        let mut vals = Buf::new();
         vals.push(v);
         Tree { toks, vals }
     }
@@ -83,8 +84,8 @@ impl<T: Copy> Tree<T> {
     /// A flat tuple of leaves.
     #[inline]
     pub fn flat<I: IntoIterator<Item = T>>(leaves: I) -> Self {
-        let vals: SmallVec<[T; INLINE]> = leaves.into_iter().collect();
-        let mut toks = SmallVec::new();
+        let vals: Buf<T, INLINE> = leaves.into_iter().collect();
+        let mut toks = Buf::new();
         toks.push(1 + vals.len() as Tok);
         toks.resize(toks.len() + vals.len(), LEAF);
         Tree { toks, vals }
@@ -94,8 +95,8 @@ impl<T: Copy> Tree<T> {
     /// (CuTe's `unwrap`).
     #[inline]
     pub fn flat_unwrapped<I: IntoIterator<Item = T>>(leaves: I) -> Self {
-        let vals: SmallVec<[T; INLINE]> = leaves.into_iter().collect();
-        let mut toks = SmallVec::new();
+        let vals: Buf<T, INLINE> = leaves.into_iter().collect();
+        let mut toks = Buf::new();
         if vals.len() != 1 {
             toks.push(1 + vals.len() as Tok);
         }
@@ -106,14 +107,14 @@ impl<T: Copy> Tree<T> {
     /// A flat tuple of the given leaves; with `unwrap`, a single leaf is the leaf itself.
     #[inline]
     pub fn from_flat_slice(vals: &[T], unwrap: bool) -> Self {
-        let mut toks = SmallVec::new();
+        let mut toks = Buf::new();
         if !(unwrap && vals.len() == 1) {
             toks.push(1 + vals.len() as Tok);
         }
         toks.resize(toks.len() + vals.len(), LEAF);
         Tree {
             toks,
-            vals: SmallVec::from_slice(vals),
+            vals: Buf::from_slice(vals),
         }
     }
 
@@ -126,8 +127,114 @@ impl<T: Copy> Tree<T> {
         }
     }
 
+    /// Empties the tree (no tokens, no leaves), keeping its storage: the start of an in-place
+    /// construction with [`Tree::push_leaf`], [`Tree::push_tuple`] and [`Tree::push_tree`].
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.toks.clear();
+        self.vals.clear();
+    }
+
+    /// Appends a leaf token and its value.
+    #[inline]
+    pub(crate) fn push_leaf(&mut self, v: T) {
+        self.toks.push(LEAF);
+        self.vals.push(v);
+    }
+
+    /// Appends the token of a tuple of `rank` children (which must follow, in pre-order).
+    #[inline]
+    pub(crate) fn push_tuple(&mut self, rank: usize) {
+        self.toks.push(1 + rank as Tok);
+    }
+
+    /// Appends a whole subtree.
+    #[inline]
+    pub(crate) fn push_tree(&mut self, t: TreeRef<'_, T>) {
+        self.toks.extend_from_slice(t.toks);
+        self.vals.extend_from_slice(t.vals);
+    }
+
+    /// Appends the flat tuple of `vals`; with `unwrap`, a single leaf is appended as the leaf.
+    #[inline]
+    pub(crate) fn push_flat(&mut self, vals: &[T], unwrap: bool) {
+        if !(unwrap && vals.len() == 1) {
+            self.toks.push(1 + vals.len() as Tok);
+        }
+        self.toks.resize(self.toks.len() + vals.len(), LEAF);
+        self.vals.extend_from_slice(vals);
+    }
+
+    /// The numbers of tokens and leaves (a mark to [`Tree::truncate`] back to).
+    #[inline]
+    pub(crate) fn lens(&self) -> (usize, usize) {
+        (self.toks.len(), self.vals.len())
+    }
+
+    /// Drops everything after the mark `lens` (from [`Tree::lens`]).
+    #[inline]
+    pub(crate) fn truncate(&mut self, lens: (usize, usize)) {
+        self.toks.truncate(lens.0);
+        self.vals.truncate(lens.1);
+    }
+
+    /// The part appended after the mark `lens`, as a borrowed (sub)tree.
+    #[inline]
+    pub(crate) fn since(&self, lens: (usize, usize)) -> TreeRef<'_, T> {
+        TreeRef {
+            toks: &self.toks[lens.0..],
+            vals: &self.vals[lens.1..],
+        }
+    }
+
+    /// Completes a group begun at the mark `header` by [`Tree::push_tuple`]`(0)` and followed by
+    /// `count` leaves: a tuple of them, or, when `count == 1`, the single leaf itself.
+    #[inline]
+    pub(crate) fn finish_group(&mut self, header: (usize, usize), count: usize) {
+        if count == 1 {
+            self.toks.truncate(header.0);
+            self.toks.push(LEAF);
+        } else {
+            self.toks[header.0] = 1 + count as Tok;
+        }
+    }
+
+    /// Replaces the tree by a copy of `t` (only the used part is copied).
+    #[inline]
+    pub(crate) fn assign(&mut self, t: TreeRef<'_, T>) {
+        self.clear();
+        self.push_tree(t);
+    }
+
+    /// Replaces the tree by the flat tuple of `vals`; with `unwrap`, a single leaf is the leaf.
+    #[inline]
+    pub(crate) fn assign_flat(&mut self, vals: &[T], unwrap: bool) {
+        self.vals.clear();
+        self.vals.extend_from_slice(vals);
+        self.set_flat_profile(unwrap);
+    }
+
+    /// The leaf storage, for writing leaves in place; the profile must be set afterwards (e.g.
+    /// by [`Tree::set_flat_profile`]).
+    #[inline]
+    pub(crate) fn vals_mut(&mut self) -> &mut Buf<T, INLINE> {
+        &mut self.vals
+    }
+
+    /// Makes the profile a flat tuple of the current leaves; with `unwrap`, a single leaf is the
+    /// leaf itself.
+    #[inline]
+    pub(crate) fn set_flat_profile(&mut self, unwrap: bool) {
+        let n = self.vals.len();
+        self.toks.clear();
+        if !(unwrap && n == 1) {
+            self.toks.push(1 + n as Tok);
+        }
+        self.toks.resize(self.toks.len() + n, LEAF);
+    }
+
     /// Applies `f` to every leaf, keeping the structure.
-    pub fn map<U: Copy>(&self, f: impl FnMut(T) -> U) -> Tree<U> {
+    pub fn map<U: Copy + Default>(&self, f: impl FnMut(T) -> U) -> Tree<U> {
         Tree {
             toks: self.toks.clone(),
             vals: self.vals.iter().copied().map(f).collect(),
@@ -135,8 +242,11 @@ impl<T: Copy> Tree<T> {
     }
 
     /// Like [`Tree::map`] with a fallible function.
-    pub fn try_map<U: Copy, E>(&self, mut f: impl FnMut(T) -> Result<U, E>) -> Result<Tree<U>, E> {
-        let mut vals = SmallVec::with_capacity(self.vals.len());
+    pub fn try_map<U: Copy + Default, E>(
+        &self,
+        mut f: impl FnMut(T) -> Result<U, E>,
+    ) -> Result<Tree<U>, E> {
+        let mut vals = Buf::new();
         for &v in &self.vals {
             vals.push(f(v)?);
         }
@@ -147,14 +257,22 @@ impl<T: Copy> Tree<T> {
     }
 }
 
-impl<'a, T: Copy> TreeRef<'a, T> {
+impl<'a, T: Copy + Default> TreeRef<'a, T> {
     /// Copies the subtree into an owned tree.
     #[inline]
     pub fn to_owned(self) -> Tree<T> {
         Tree {
-            toks: SmallVec::from_slice(self.toks),
-            vals: SmallVec::from_slice(self.vals),
+            toks: Buf::from_slice(self.toks),
+            vals: Buf::from_slice(self.vals),
         }
+    }
+}
+
+impl<'a, T: Copy> TreeRef<'a, T> {
+    /// The pre-order profile tokens.
+    #[inline]
+    pub(crate) fn toks(self) -> &'a [Tok] {
+        self.toks
     }
 
     /// `true` when this is a single leaf.
@@ -273,27 +391,27 @@ impl<'a, T: Copy> Iterator for Modes<'a, T> {
 impl<T: Copy> ExactSizeIterator for Modes<'_, T> {}
 
 /// Incremental construction of a [`Tree`] in pre-order.
-pub struct Builder<T: Copy> {
+pub struct Builder<T: Copy + Default> {
     tree: Tree<T>,
-    open: SmallVec<[(usize, Tok); 8]>,
+    open: Buf<(usize, Tok), 8>,
 }
 
-impl<T: Copy> Default for Builder<T> {
+impl<T: Copy + Default> Default for Builder<T> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<T: Copy> Builder<T> {
+impl<T: Copy + Default> Builder<T> {
     /// An empty builder.
     #[inline]
     pub fn new() -> Self {
         Builder {
             tree: Tree {
-                toks: SmallVec::new(),
-                vals: SmallVec::new(),
+                toks: Buf::new(),
+                vals: Buf::new(),
             },
-            open: SmallVec::new(),
+            open: Buf::new(),
         }
     }
 

@@ -12,10 +12,9 @@
 //! - [`suggest`]: checked suggestions ([`Error::suggestions`]).
 //! - [`static_check`]: const-generic layouts whose obligations are checked at compile time.
 //! - [`catalogue`]: every error code with an explanation and a minimal triggering input.
-//! - [`note`]: [`Note`], a warning that travels with a successful result.
+//! - [`note`]: [`Note`], a warning that travels with a successful result (from [`crate::error`]).
 
 pub mod catalogue;
-
 pub mod static_check;
 pub mod suggest;
 
