@@ -326,17 +326,18 @@ fn positive3(n: i64, d: i64, m: i64) -> Result<()> {
 /// ```
 pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     crate::layout::check_shape(cotarget)?;
+    // The tiling complement first: no allocation on that (common) path.
+    let strong = match complement_exact(a, cotarget) {
+        Ok(r) => return Ok(r),
+        Err(e) if e.code() == "not_complementable" => e,
+        Err(e) => return Err(e),
+    };
     let limit = super::composition::ENUM_LIMIT;
     let mut f: Vec<Mode> = filter_modes(a.tree())?
         .iter()
         .copied()
         .filter(|m| m.shape > 1)
         .collect();
-    let strong = match complement_exact(a, cotarget) {
-        Ok(r) => return Ok(r),
-        Err(e) if e.code() == "not_complementable" => e,
-        Err(e) => return Err(e),
-    };
     if f.iter().any(|m| m.stride < 0) {
         return Err(strong);
     }
