@@ -149,6 +149,12 @@ impl Value {
 /// assert_eq!(v.to_string(), "(5,4):(8,2)");
 /// ```
 pub fn eval(text: &str) -> Result<Value> {
+    // The one-pass reader answers the common shapes (calls, integers, tuples, `shape:stride`)
+    // without building a syntax tree; it gives up (None) on anything else, and the general
+    // parser and evaluator answer, so the result is always `eval_expr(&parse(text)?)`.
+    if let Some(r) = super::direct::eval(text) {
+        return r;
+    }
     eval_expr(&parse(text)?)
 }
 
@@ -200,13 +206,19 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
-            if vals.iter().any(Value::is_swizzled) {
-                return call_swizzled(name, &vals, *col).map_err(|e| e.in_call(name, vals));
-            }
-            // The failure remembers the outermost call, from which suggestions are derived.
-            call(name, &vals, *col).map_err(|e| e.in_call(name, vals))
+            apply(name, vals, *col)
         }
     }
+}
+
+/// The function `name` of the expression language on evaluated arguments; `col` is the column of
+/// the call (for `unknown_function`).
+pub(crate) fn apply(name: &str, vals: Vec<Value>, col: usize) -> Result<Value> {
+    if vals.iter().any(Value::is_swizzled) {
+        return call_swizzled(name, &vals, col).map_err(|e| e.in_call(name, vals));
+    }
+    // The failure remembers the outermost call, from which suggestions are derived.
+    call(name, &vals, col).map_err(|e| e.in_call(name, vals))
 }
 
 struct Args<'a> {
@@ -634,7 +646,7 @@ fn slice_text(s: &algebra::ragged::RaggedSlice) -> String {
     )
 }
 
-fn int_tuple_value(t: &IntTuple) -> Value {
+pub(crate) fn int_tuple_value(t: &IntTuple) -> Value {
     fn go(t: layout::TreeRef<'_, i64>) -> Value {
         match t.leaf() {
             Some(v) => Value::Int(v),

@@ -1,0 +1,406 @@
+//! A one-pass reader-evaluator for the common shapes of expressions: function calls, integers,
+//! tuples and `shape:stride` literals, written in ASCII. It builds integer tuples straight into
+//! their tree (no syntax tree, no string per token) and evaluates each call as soon as its `)` is
+//! read.
+//!
+//! It answers only when its answer is the general path's, `eval_expr(&parse(text)?)`, and gives
+//! up (`None`) otherwise: on anything outside its subset (`o` chains, `Sw<…>` and other named
+//! values, non-ASCII text, nesting deeper than [`MAX_NEST`], integers that do not fit) and on every
+//! syntax error, whose message and column the general parser owns. An evaluation error is returned
+//! only once the whole text has been read without a syntax error: calls are evaluated in the
+//! general evaluator's order (arguments left to right, depth first), so the first error found is
+//! the general path's error.
+
+use super::expr::{apply, int_tuple_value, Value};
+use crate::layout::{Builder, IntTuple, Layout};
+use crate::obligation::{Error, Result};
+
+/// Nesting (of calls and tuples together) beyond which the reader gives up; below the general
+/// parser's `MAX_DEPTH`, so the general path reports deep nesting.
+pub const MAX_NEST: usize = 64;
+
+/// What a term read to: an integer tuple (kept as a tree, for `shape:stride`) or a value.
+enum Term {
+    Ints(IntTuple),
+    Val(Value),
+}
+
+impl Term {
+    fn into_value(self) -> Value {
+        match self {
+            Term::Ints(t) => int_tuple_value(&t),
+            Term::Val(v) => v,
+        }
+    }
+}
+
+/// `Some(eval_expr(&parse(text)?))` when the text is in the reader's subset, else `None`.
+///
+/// Pre: none. Post: `Some(r)` implies `r == eval_expr(&parse(text)?)` (values and errors alike).
+/// Example: `eval("size((2,3):(1,2))")` is `Some(Ok(Value::Int(6)))`; `eval("Sw<1,2,3>")` is
+/// `None`.
+pub fn eval(text: &str) -> Option<Result<Value>> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let mut r = Reader {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        depth: 0,
+        err: None,
+    };
+    let t = r.expr()?;
+    r.skip_ws();
+    if r.pos != r.s.len() {
+        return None;
+    }
+    Some(match r.err {
+        Some(e) => Err(e),
+        None => Ok(t.into_value()),
+    })
+}
+
+struct Reader<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    depth: usize,
+    /// The first evaluation error; once set, the rest is only read (for syntax), not evaluated.
+    err: Option<Error>,
+}
+
+impl Reader<'_> {
+    #[inline]
+    fn skip_ws(&mut self) {
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.s.get(self.pos).copied()
+    }
+
+    /// `expr := lay`, at one more level of nesting (chains with `o` are left to the general path).
+    fn expr(&mut self) -> Option<Term> {
+        self.depth += 1;
+        if self.depth > MAX_NEST {
+            return None;
+        }
+        let t = self.lay()?;
+        self.depth -= 1;
+        Some(t)
+    }
+
+    /// `lay := term (':' term)?`.
+    fn lay(&mut self) -> Option<Term> {
+        let shape = self.term()?;
+        if self.peek() != Some(b':') {
+            return Some(shape);
+        }
+        self.pos += 1;
+        let stride = self.term()?;
+        if self.err.is_some() {
+            return Some(Term::Val(Value::Under));
+        }
+        let (s, d) = (int_tuple_of(shape)?, int_tuple_of(stride)?);
+        Some(match Layout::new(&s, &d) {
+            Ok(l) => Term::Val(Value::Layout(l)),
+            Err(e) => self.fail(e),
+        })
+    }
+
+    /// Records the first evaluation error; the placeholder is never looked at.
+    fn fail(&mut self, e: Error) -> Term {
+        if self.err.is_none() {
+            self.err = Some(e);
+        }
+        Term::Val(Value::Under)
+    }
+
+    /// An integer at `pos` (digits, `-digits`, `_digits`, `_-digits`); `None` if it does not fit.
+    #[inline]
+    fn int(&mut self) -> Option<i64> {
+        if self.s.get(self.pos) == Some(&b'_') {
+            self.pos += 1;
+        }
+        let negative = self.s.get(self.pos) == Some(&b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let start = self.pos;
+        let mut v: i64 = 0;
+        while let Some(&c) = self.s.get(self.pos) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            let d = i64::from(c - b'0');
+            // Accumulated with the sign so that i64::MIN reads.
+            v = v.checked_mul(10)?;
+            v = if negative {
+                v.checked_sub(d)?
+            } else {
+                v.checked_add(d)?
+            };
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(v)
+    }
+
+    /// `true` when an integer starts at `pos` (as the general parser decides).
+    #[inline]
+    fn at_int(&self) -> bool {
+        let at = |k: usize| self.s.get(self.pos + k).copied();
+        match at(0) {
+            Some(b'0'..=b'9') => true,
+            Some(b'-') => matches!(at(1), Some(b'0'..=b'9')),
+            Some(b'_') => match at(1) {
+                Some(b'0'..=b'9') => true,
+                Some(b'-') => matches!(at(2), Some(b'0'..=b'9')),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A parenthesised tuple of integers at `pos` (`(` there), read straight into its tree; on
+    /// anything else the position is restored and `None` returned (the caller reads it in full).
+    fn int_tuple(&mut self) -> Option<IntTuple> {
+        let start = self.pos;
+        let r = self.int_tuple_at();
+        if r.is_none() {
+            self.pos = start;
+        }
+        r
+    }
+
+    fn int_tuple_at(&mut self) -> Option<IntTuple> {
+        let mut b = Builder::new();
+        let mut open = 0usize;
+        loop {
+            // An element: `(` or an integer.
+            match self.peek()? {
+                b'(' => {
+                    open += 1;
+                    if self.depth + open > MAX_NEST {
+                        return None;
+                    }
+                    self.pos += 1;
+                    b.open();
+                    continue;
+                }
+                _ if self.at_int() => b.leaf(self.int()?),
+                _ => return None,
+            }
+            // After an element: `,` (then another element, or `)` for pycute's `(4,)`) or `)`.
+            loop {
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        if self.peek() != Some(b')') {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    b')' => self.pos += 1,
+                    _ => return None,
+                }
+                b.close();
+                open -= 1;
+                if open == 0 {
+                    return Some(b.finish());
+                }
+            }
+        }
+    }
+
+    fn term(&mut self) -> Option<Term> {
+        let c = self.peek()?;
+        match c {
+            _ if self.at_int() => Some(Term::Ints(IntTuple::leaf(self.int()?))),
+            b'_' => {
+                self.pos += 1;
+                Some(Term::Val(Value::Under))
+            }
+            b'(' => {
+                if let Some(t) = self.int_tuple() {
+                    return Some(Term::Ints(t));
+                }
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    items.push(self.expr()?.into_value());
+                    match self.peek()? {
+                        b',' => {
+                            self.pos += 1;
+                            if self.peek() == Some(b')') {
+                                self.pos += 1;
+                                break;
+                            }
+                        }
+                        b')' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                }
+                Some(Term::Val(Value::Tuple(items)))
+            }
+            c if c.is_ascii_alphabetic() => self.call(),
+            _ => None,
+        }
+    }
+
+    /// `NAME '(' [expr (',' expr)*] ')'`, evaluated when read.
+    fn call(&mut self) -> Option<Term> {
+        let start = self.pos;
+        while self.pos < self.s.len()
+            && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'_')
+        {
+            self.pos += 1;
+        }
+        let name = &self.text[start..self.pos];
+        // pycute swizzles (`SW_2_0_-2`) and qualified names (`GMMA::…`) are the general path's.
+        if name.starts_with("SW_") || self.s.get(self.pos) == Some(&b':') {
+            return None;
+        }
+        if self.peek()? != b'(' {
+            return None;
+        }
+        self.pos += 1;
+        self.depth += 1;
+        if self.depth > MAX_NEST {
+            return None;
+        }
+        let mut args = Vec::new();
+        if self.peek()? == b')' {
+            self.pos += 1;
+        } else {
+            loop {
+                args.push(self.expr()?.into_value());
+                match self.peek()? {
+                    b',' => self.pos += 1,
+                    b')' => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        if self.err.is_some() {
+            return Some(Term::Val(Value::Under));
+        }
+        // ASCII text: the column is the byte offset plus one.
+        Some(match apply(name, args, start + 1) {
+            Ok(v) => Term::Val(v),
+            Err(e) => self.fail(e),
+        })
+    }
+}
+
+/// The integer tuple a term stands for (as `Value::to_int_tuple`), if any.
+fn int_tuple_of(t: Term) -> Option<IntTuple> {
+    match t {
+        Term::Ints(t) => Some(t),
+        Term::Val(v) => v.to_int_tuple(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{eval_expr, parse};
+
+    fn general(text: &str) -> Result<Value> {
+        eval_expr(&parse(text)?)
+    }
+
+    /// The reader answers `text`, and answers as the general path does.
+    fn same(text: &str) {
+        let fast = eval(text).unwrap_or_else(|| panic!("the reader gave up on {text:?}"));
+        assert_eq!(fast, general(text), "{text}");
+    }
+
+    #[test]
+    fn answers_the_common_shapes_as_the_general_path() {
+        for t in [
+            "4",
+            "-4",
+            "_8",
+            "_-3",
+            "(4,)",
+            "((4))",
+            " ( 2 , ( 3 , 4 ) ) ",
+            "(2,(3,4)):(1,(2,6))",
+            "_",
+            "(_,1)",
+            "(4:1,2:3)",
+            "composition(20:2,(5,4):(4,1))",
+            "composition( (4,8):(1,4) , ( 2:1 , 4:2 ) )",
+            "complement(4:2,24)",
+            "complement((2,2):(1,1))",
+            "logical_divide((8,6):(1,8),(4,3))",
+            "size(-9223372036854775808:1)",
+            "shape((2,3):(1,2)):stride((2,3):(1,2))",
+            "no_such_function(4:1)",
+            "size()",
+            "size(4:1,5)",
+            "(2,3):(1)",
+            "0:1",
+            "make_swizzle(7,56)",
+            "coalesce_trace((2,(1,6)):(1,(6,2)))",
+            "size(complement((2,2):(1,1)), no_such(1))",
+        ] {
+            same(t);
+        }
+    }
+
+    #[test]
+    fn leaves_the_rest_to_the_general_path() {
+        for t in [
+            "",
+            "(",
+            "size(4:1",
+            "size(4:1))",
+            "(4,,)",
+            "99999999999999999999",
+            "Sw<3,4,3>",
+            "SW_3_4_3",
+            "GMMA::Layout_K_SW128_Atom<half_t>",
+            "Sw<1,2,3> o 0 o 4:1",
+            "size(4:1) o 2",
+            "size(é)",
+            "(_,1):(1,1)",
+            "size(complement((2,2):(1,1)), (4:1)",
+            "size (4:1) x",
+        ] {
+            assert!(eval(t).is_none(), "{t}");
+        }
+        let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+        assert!(eval(&deep).is_none());
+        assert!(general(&deep).is_err());
+    }
+
+    /// Every expression of the benchmark corpus is in the reader's subset.
+    #[test]
+    fn reads_the_whole_benchmark_corpus() {
+        let corpus = include_str!("../../../../benches/corpus/cases.txt");
+        let mut n = 0;
+        for line in corpus
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let f: Vec<&str> = line.split('\t').collect();
+            let text = format!("{}({})", f[0], f[2..].join(","));
+            same(&text);
+            n += 1;
+        }
+        assert!(n > 600, "{n} cases");
+    }
+}
