@@ -132,6 +132,27 @@ proptest! {
     }
 
     #[test]
+    fn values_print_into_a_buffer_as_display_does(e in expr()) {
+        if let Ok(v) = general(&e) {
+            let mut s = String::from("x");
+            tessera::notation::write::write_value(&mut s, &v);
+            prop_assert_eq!(&s[1..], v.to_string());
+            if let tessera::notation::Value::Layout(l) = &v {
+                let mut p = String::new();
+                tessera::notation::write::write_layout(&mut p, l, true);
+                prop_assert_eq!(p, tessera::notation::pycute(l));
+            }
+        }
+    }
+
+    #[test]
+    fn integers_print_as_display_does(v in any::<i64>()) {
+        let mut s = String::new();
+        tessera::notation::write::push_int(&mut s, v);
+        prop_assert_eq!(s, v.to_string());
+    }
+
+    #[test]
     fn damaged_expressions_get_the_general_answer(e in damaged()) {
         prop_assert_eq!(eval(&e), general(&e), "{}", e);
     }
@@ -152,6 +173,24 @@ fn the_reader_answers_most_random_expressions() {
         }
     }
     assert!(answered * 2 >= n, "{answered} of {n}");
+}
+
+#[test]
+fn nested_one_tuples_and_extremes_print_as_display_does() {
+    for e in [
+        "((4)):((1))",
+        "(((2,3))):(((1,2)))",
+        "(4,):(1,)",
+        "-9223372036854775808",
+        "(-9223372036854775808,_,(1,))",
+        "coalesce_trace((2,(1,6)):(1,(6,2)))",
+        "make_swizzle(7,56)",
+    ] {
+        let v = general(e).unwrap();
+        let mut s = String::new();
+        tessera::notation::write::write_value(&mut s, &v);
+        assert_eq!(s, v.to_string(), "{e}");
+    }
 }
 
 #[test]

@@ -19,21 +19,6 @@ use crate::obligation::{Error, Result};
 /// parser's `MAX_DEPTH`, so the general path reports deep nesting.
 pub const MAX_NEST: usize = 64;
 
-/// What a term read to: an integer tuple (kept as a tree, for `shape:stride`) or a value.
-enum Term {
-    Ints(IntTuple),
-    Val(Value),
-}
-
-impl Term {
-    fn into_value(self) -> Value {
-        match self {
-            Term::Ints(t) => int_tuple_value(&t),
-            Term::Val(v) => v,
-        }
-    }
-}
-
 /// `Some(eval_expr(&parse(text)?))` when the text is in the reader's subset, else `None`.
 ///
 /// Pre: none. Post: `Some(r)` implies `r == eval_expr(&parse(text)?)` (values and errors alike).
@@ -50,14 +35,15 @@ pub fn eval(text: &str) -> Option<Result<Value>> {
         depth: 0,
         err: None,
     };
-    let t = r.expr()?;
+    let mut out = Vec::with_capacity(1);
+    r.expr(&mut out)?;
     r.skip_ws();
     if r.pos != r.s.len() {
         return None;
     }
     Some(match r.err {
         Some(e) => Err(e),
-        None => Ok(t.into_value()),
+        None => out.pop().ok_or_else(|| Error::overflow("expression")),
     })
 }
 
@@ -66,7 +52,8 @@ struct Reader<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
-    /// The first evaluation error; once set, the rest is only read (for syntax), not evaluated.
+    /// The first evaluation error; once set, the rest is only read (for syntax), not evaluated,
+    /// and `_` stands in for the values not computed.
     err: Option<Error>,
 }
 
@@ -84,41 +71,83 @@ impl Reader<'_> {
         self.s.get(self.pos).copied()
     }
 
-    /// `expr := lay`, at one more level of nesting (chains with `o` are left to the general path).
-    fn expr(&mut self) -> Option<Term> {
+    /// Records the first evaluation error.
+    fn fail(&mut self, e: Error) {
+        if self.err.is_none() {
+            self.err = Some(e);
+        }
+    }
+
+    /// `expr := term (':' term)?` (chains with `o` are left to the general path), at one more
+    /// level of nesting; pushes its value onto `out`.
+    fn expr(&mut self, out: &mut Vec<Value>) -> Option<()> {
         self.depth += 1;
         if self.depth > MAX_NEST {
             return None;
         }
-        let t = self.lay()?;
-        self.depth -= 1;
-        Some(t)
-    }
-
-    /// `lay := term (':' term)?`.
-    fn lay(&mut self) -> Option<Term> {
-        let shape = self.term()?;
-        if self.peek() != Some(b':') {
-            return Some(shape);
-        }
+        // An integer or a tuple of integers is kept as a tree until it is known whether it is
+        // the shape of a layout.
+        let shape = match self.peek()? {
+            _ if self.at_int() => {
+                let v = self.int()?;
+                if self.peek() != Some(b':') {
+                    out.push(Value::Int(v));
+                    self.depth -= 1;
+                    return Some(());
+                }
+                Some(IntTuple::leaf(v))
+            }
+            b'(' => self.int_tuple(),
+            _ => None,
+        };
+        let shape = match shape {
+            Some(t) => {
+                if self.peek() != Some(b':') {
+                    out.push(int_tuple_value(&t));
+                    self.depth -= 1;
+                    return Some(());
+                }
+                Some(t)
+            }
+            None => {
+                self.term(out)?;
+                if self.peek() != Some(b':') {
+                    self.depth -= 1;
+                    return Some(());
+                }
+                out.pop()?.to_int_tuple()
+            }
+        };
         self.pos += 1;
-        let stride = self.term()?;
+        let stride = match self.peek()? {
+            _ if self.at_int() => Some(IntTuple::leaf(self.int()?)),
+            b'(' => match self.int_tuple() {
+                Some(t) => Some(t),
+                None => self.term_ints()?,
+            },
+            _ => self.term_ints()?,
+        };
+        self.depth -= 1;
         if self.err.is_some() {
-            return Some(Term::Val(Value::Under));
+            out.push(Value::Under);
+            return Some(());
         }
-        let (s, d) = (int_tuple_of(shape)?, int_tuple_of(stride)?);
-        Some(match Layout::new(&s, &d) {
-            Ok(l) => Term::Val(Value::Layout(l)),
-            Err(e) => self.fail(e),
-        })
+        let (s, d) = (shape?, stride?);
+        match Layout::new(&s, &d) {
+            Ok(l) => out.push(Value::Layout(l)),
+            Err(e) => {
+                self.fail(e);
+                out.push(Value::Under);
+            }
+        }
+        Some(())
     }
 
-    /// Records the first evaluation error; the placeholder is never looked at.
-    fn fail(&mut self, e: Error) -> Term {
-        if self.err.is_none() {
-            self.err = Some(e);
-        }
-        Term::Val(Value::Under)
+    /// A term read in full, as an integer tuple if it is one (`Some(None)` if not).
+    fn term_ints(&mut self) -> Option<Option<IntTuple>> {
+        let mut one = Vec::with_capacity(1);
+        self.term(&mut one)?;
+        Some(one.pop()?.to_int_tuple())
     }
 
     /// An integer at `pos` (digits, `-digits`, `_digits`, `_-digits`); `None` if it does not fit.
@@ -217,22 +246,19 @@ impl Reader<'_> {
         }
     }
 
-    fn term(&mut self) -> Option<Term> {
-        let c = self.peek()?;
-        match c {
-            _ if self.at_int() => Some(Term::Ints(IntTuple::leaf(self.int()?))),
+    /// `term := INT | '_' | '(' expr (',' expr)* ')' | NAME '(' …`; pushes its value.
+    fn term(&mut self, out: &mut Vec<Value>) -> Option<()> {
+        match self.peek()? {
+            _ if self.at_int() => out.push(Value::Int(self.int()?)),
             b'_' => {
                 self.pos += 1;
-                Some(Term::Val(Value::Under))
+                out.push(Value::Under);
             }
             b'(' => {
-                if let Some(t) = self.int_tuple() {
-                    return Some(Term::Ints(t));
-                }
                 self.pos += 1;
                 let mut items = Vec::new();
                 loop {
-                    items.push(self.expr()?.into_value());
+                    self.expr(&mut items)?;
                     match self.peek()? {
                         b',' => {
                             self.pos += 1;
@@ -248,15 +274,16 @@ impl Reader<'_> {
                         _ => return None,
                     }
                 }
-                Some(Term::Val(Value::Tuple(items)))
+                out.push(Value::Tuple(items));
             }
-            c if c.is_ascii_alphabetic() => self.call(),
-            _ => None,
+            c if c.is_ascii_alphabetic() => self.call(out)?,
+            _ => return None,
         }
+        Some(())
     }
 
-    /// `NAME '(' [expr (',' expr)*] ')'`, evaluated when read.
-    fn call(&mut self) -> Option<Term> {
+    /// `NAME '(' [expr (',' expr)*] ')'`, evaluated when read; pushes its value.
+    fn call(&mut self, out: &mut Vec<Value>) -> Option<()> {
         let start = self.pos;
         while self.pos < self.s.len()
             && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'_')
@@ -276,12 +303,12 @@ impl Reader<'_> {
         if self.depth > MAX_NEST {
             return None;
         }
-        let mut args = Vec::new();
+        let mut args = Vec::with_capacity(2);
         if self.peek()? == b')' {
             self.pos += 1;
         } else {
             loop {
-                args.push(self.expr()?.into_value());
+                self.expr(&mut args)?;
                 match self.peek()? {
                     b',' => self.pos += 1,
                     b')' => {
@@ -294,21 +321,18 @@ impl Reader<'_> {
         }
         self.depth -= 1;
         if self.err.is_some() {
-            return Some(Term::Val(Value::Under));
+            out.push(Value::Under);
+            return Some(());
         }
         // ASCII text: the column is the byte offset plus one.
-        Some(match apply(name, args, start + 1) {
-            Ok(v) => Term::Val(v),
-            Err(e) => self.fail(e),
-        })
-    }
-}
-
-/// The integer tuple a term stands for (as `Value::to_int_tuple`), if any.
-fn int_tuple_of(t: Term) -> Option<IntTuple> {
-    match t {
-        Term::Ints(t) => Some(t),
-        Term::Val(v) => v.to_int_tuple(),
+        match apply(name, args, start + 1) {
+            Ok(v) => out.push(v),
+            Err(e) => {
+                self.fail(e);
+                out.push(Value::Under);
+            }
+        }
+        Some(())
     }
 }
 

@@ -238,9 +238,9 @@ impl Args<'_> {
             found: self.get(i).kind(),
         }
     }
-    fn layout(&self, i: usize) -> Result<Layout> {
+    fn layout(&self, i: usize) -> Result<&Layout> {
         match self.get(i) {
-            Value::Layout(l) => Ok(l.clone()),
+            Value::Layout(l) => Ok(l),
             _ => Err(self.type_err(i, "a layout")),
         }
     }
@@ -385,15 +385,15 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(match (name, n) {
-                ("coalesce", 1) => algebra::coalesce(&l),
-                ("coalesce", _) => algebra::coalesce_by(&l, &a.tuple(1)?),
-                (_, 1) => algebra::filter(&l),
-                _ => algebra::filter_by(&l, &a.tuple(1)?),
+                ("coalesce", 1) => algebra::coalesce(l),
+                ("coalesce", _) => algebra::coalesce_by(l, &a.tuple(1)?),
+                (_, 1) => algebra::filter(l),
+                _ => algebra::filter_by(l, &a.tuple(1)?),
             })
         }
         "coalesce_trace" => {
             arity(name, n, &[1], "1")?;
-            let (r, trace) = algebra::coalesce_trace(&a.layout(0)?)?;
+            let (r, trace) = algebra::coalesce_trace(a.layout(0)?)?;
             let mut text = String::new();
             for (k, step) in trace.iter().enumerate() {
                 text.push_str(&format!(
@@ -411,15 +411,15 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "composition" => {
             arity(name, n, &[2], "2")?;
-            lay(algebra::composition_tiler(&a.layout(0)?, &a.tiler(1)?))
+            lay(algebra::composition_tiler(a.layout(0)?, &a.tiler(1)?))
         }
         "complement" => {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(if n == 1 {
-                algebra::complement_default(&l)
+                algebra::complement_default(l)
             } else {
-                algebra::complement(&l, &a.tuple(1)?)
+                algebra::complement(l, &a.tuple(1)?)
             })
         }
         "complement1" => {
@@ -435,9 +435,9 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[1], "1")?;
             let l = a.layout(0)?;
             lay(match name {
-                "right_inverse" => algebra::right_inverse(&l),
-                "left_inverse" => algebra::left_inverse(&l),
-                _ => algebra::nullspace(&l),
+                "right_inverse" => algebra::right_inverse(l),
+                "left_inverse" => algebra::left_inverse(l),
+                _ => algebra::nullspace(l),
             })
         }
         "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
@@ -445,14 +445,14 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let (l, t) = (a.layout(0)?, a.tiler(1)?);
             lay(match name {
-                "logical_divide" => algebra::logical_divide(&l, &t),
-                "zipped_divide" => algebra::zipped_divide(&l, &t),
-                "tiled_divide" => algebra::tiled_divide(&l, &t),
-                "flat_divide" => algebra::flat_divide(&l, &t),
-                "logical_product" => algebra::logical_product(&l, &t),
-                "zipped_product" => algebra::zipped_product(&l, &t),
-                "tiled_product" => algebra::tiled_product(&l, &t),
-                _ => algebra::flat_product(&l, &t),
+                "logical_divide" => algebra::logical_divide(l, &t),
+                "zipped_divide" => algebra::zipped_divide(l, &t),
+                "tiled_divide" => algebra::tiled_divide(l, &t),
+                "flat_divide" => algebra::flat_divide(l, &t),
+                "logical_product" => algebra::logical_product(l, &t),
+                "zipped_product" => algebra::zipped_product(l, &t),
+                "tiled_product" => algebra::tiled_product(l, &t),
+                _ => algebra::flat_product(l, &t),
             })
         }
         "blocked_product" | "raked_product" => {
@@ -468,18 +468,18 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2, 3], "2 or 3")?;
             let order = if n == 3 { Some(a.tuple(2)?) } else { None };
             lay(algebra::tile_to_shape(
-                &a.layout(0)?,
+                a.layout(0)?,
                 &a.tuple(1)?,
                 order.as_ref(),
             ))
         }
         "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
             let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
-            Ok(Value::Layout(Layout::concat(parts.iter())))
+            Ok(Value::Layout(Layout::concat(parts.iter().copied())))
         }
         "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
             let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
-            Ok(Value::Layout(Layout::concat(parts.iter())))
+            Ok(Value::Layout(Layout::concat(parts.iter().copied())))
         }
         "make_layout" => {
             arity(name, n, &[1, 2], "1 or 2")?;
@@ -498,18 +498,18 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let (l, k) = (a.layout(0)?, a.int(1)?);
             lay(if name == "upcast" {
-                algebra::upcast(&l, k)
+                algebra::upcast(l, k)
             } else {
-                algebra::downcast(&l, k)
+                algebra::downcast(l, k)
             })
         }
         "max_common_layout" => {
             arity(name, n, &[2], "2")?;
-            lay(algebra::max_common_layout(&a.layout(0)?, &a.layout(1)?))
+            lay(algebra::max_common_layout(a.layout(0)?, a.layout(1)?))
         }
         "max_common_vector" => {
             arity(name, n, &[2], "2")?;
-            algebra::max_common_vector(&a.layout(0)?, &a.layout(1)?).map(Value::Int)
+            algebra::max_common_vector(a.layout(0)?, a.layout(1)?).map(Value::Int)
         }
         "size" | "rank" | "depth" | "flatten" => {
             arity(name, n, &[1], "1")?;
@@ -577,17 +577,17 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "slice" => {
             arity(name, n, &[2], "2")?;
             let c = a.slice_coord(0)?;
-            lay(layout::slice(&c, &a.layout(1)?))
+            lay(layout::slice(&c, a.layout(1)?))
         }
         "local_tile" | "ragged_local_tile" => {
             arity(name, n, &[3], "3")?;
             let (l, t, c) = (a.layout(0)?, a.tiler(1)?, a.tuple(2)?);
             if name == "local_tile" {
-                let (tile, off) = algebra::ragged::local_tile(&l, &t, &c)?;
+                let (tile, off) = algebra::ragged::local_tile(l, &t, &c)?;
                 Ok(Value::Tuple(vec![Value::Layout(tile), Value::Int(off)]))
             } else {
                 Ok(Value::Text(slice_text(
-                    &algebra::ragged::ragged_local_tile(&l, &t, &c)?,
+                    &algebra::ragged::ragged_local_tile(l, &t, &c)?,
                 )))
             }
         }
@@ -595,11 +595,11 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[3], "3")?;
             let (l, th, i) = (a.layout(0)?, a.layout_or_tuple(1)?, a.int(2)?);
             if name == "local_partition" {
-                let (part, off) = algebra::ragged::local_partition(&l, &th, i)?;
+                let (part, off) = algebra::ragged::local_partition(l, &th, i)?;
                 Ok(Value::Tuple(vec![Value::Layout(part), Value::Int(off)]))
             } else {
                 Ok(Value::Text(slice_text(
-                    &algebra::ragged::ragged_local_partition(&l, &th, i)?,
+                    &algebra::ragged::ragged_local_partition(l, &th, i)?,
                 )))
             }
         }
@@ -610,7 +610,7 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let arr = algebra::ragged::Arrangement::parse(&name["ragged_".len()..])
                 .expect("a divide name");
-            let r = algebra::ragged::ragged_divide(&a.layout(0)?, &a.tiler(1)?, arr)?;
+            let r = algebra::ragged::ragged_divide(a.layout(0)?, &a.tiler(1)?, arr)?;
             Ok(Value::Text(r.to_string()))
         }
         "make_swizzle" => {

@@ -7,6 +7,7 @@
 pub mod direct;
 pub mod expr;
 pub mod parse;
+pub mod write;
 
 use std::fmt::{self, Display, Write};
 
