@@ -3,13 +3,14 @@
 //! checked suggestions, and the tiling view with its holes (FTTC).
 
 use serde_json::{json, Map, Value};
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tessera::tma::driver::Agreement;
+use tessera::tma::report::severity_name as severity;
 use tessera::tma::{
     tiling::HoleKind, validate, Address, DataType, Interleave, L2Promotion, OobFill, Report,
-    Request, Severity, Swizzle,
+    Request, Swizzle,
 };
 
 /// Arguments of `tessera tma`. Arrays are in tensor order (outermost first, the last dimension
@@ -344,13 +345,6 @@ pub fn request_json(r: &Request) -> Value {
     Value::Object(m)
 }
 
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
 /// The report as JSON (what `--json` prints).
 pub fn to_json(rep: &Report) -> Value {
     let findings: Vec<Value> = rep
@@ -421,374 +415,14 @@ pub fn to_json(rep: &Report) -> Value {
     })
 }
 
-fn join(v: &[u64]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The readable report.
-pub fn render(rep: &Report) -> String {
-    let r = &rep.request;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "TMA request: {} tensor [{}], strides [{}] elements, box [{}], element strides [{}]",
-        r.dtype.name(),
-        join(&r.shape),
-        join(&r.strides),
-        join(&r.box_dims),
-        join(&r.element_strides)
-    );
-    let addr = match r.address {
-        Address::Exact(a) => format!("address {a:#x}"),
-        Address::Aligned(a) => format!("address aligned to {a} bytes"),
-    };
-    let _ = writeln!(
-        o,
-        "  interleave {}, swizzle {}, {}, {}, {addr}, sm_{}",
-        r.interleave.name(),
-        r.swizzle.name(),
-        r.l2_promotion
-            .cu_name()
-            .trim_start_matches("CU_TENSOR_MAP_"),
-        r.oob_fill.cu_name().trim_start_matches("CU_TENSOR_MAP_"),
-        r.sm
-    );
-    let _ = writeln!(
-        o,
-        "  (reports number dimensions as the driver does: dimension 0 is the innermost, the last of the shape)"
-    );
-    let _ = writeln!(o);
-    for f in &rep.findings {
-        let _ = writeln!(
-            o,
-            "{}[{}] {}\n  source: {}",
-            severity(f.severity),
-            f.code(),
-            f.error,
-            f.source().cite()
-        );
-        for s in &f.suggestions {
-            let _ = writeln!(
-                o,
-                "  suggestion (checked{}): {} -> shape [{}], strides [{}], box [{}], element strides [{}], swizzle {}",
-                if s.valid { ", valid" } else { ", fixes this rule" },
-                s.text,
-                join(&s.request.shape),
-                join(&s.request.strides),
-                join(&s.request.box_dims),
-                join(&s.request.element_strides),
-                s.request.swizzle.name()
-            );
-        }
-    }
-    if let Some(c) = &rep.combined {
-        let _ = writeln!(
-            o,
-            "all errors fixed together (checked, valid): {} -> shape [{}], strides [{}], box [{}], element strides [{}], swizzle {}",
-            c.text,
-            join(&c.request.shape),
-            join(&c.request.strides),
-            join(&c.request.box_dims),
-            join(&c.request.element_strides),
-            c.request.swizzle.name()
-        );
-    }
-    if !rep.findings.is_empty() {
-        let _ = writeln!(o);
-    }
-    match &rep.descriptor {
-        Some(d) => {
-            let _ = writeln!(o, "valid: cuTensorMapEncodeTiled(");
-            let _ = writeln!(
-                o,
-                "  tensorDataType = {} ({}),",
-                d.data_type.cu_name(),
-                d.data_type.cu_value()
-            );
-            let _ = writeln!(o, "  tensorRank     = {},", d.rank);
-            let _ = writeln!(
-                o,
-                "  globalAddress  = {},",
-                d.global_address
-                    .map_or_else(|| "(base pointer)".to_string(), |a| format!("{a:#x}"))
-            );
-            let _ = writeln!(o, "  globalDim      = {{{}}},", join(&d.global_dim));
-            let _ = writeln!(
-                o,
-                "  globalStrides  = {{{}}},  // bytes, dimensions 1..",
-                join(&d.global_strides)
-            );
-            let _ = writeln!(o, "  boxDim         = {{{}}},", join(&d.box_dim));
-            let _ = writeln!(o, "  elementStrides = {{{}}},", join(&d.element_strides));
-            let _ = writeln!(o, "  interleave     = {},", d.interleave.cu_name());
-            let _ = writeln!(o, "  swizzle        = {},", d.swizzle.cu_name());
-            let _ = writeln!(o, "  l2Promotion    = {},", d.l2_promotion.cu_name());
-            let _ = writeln!(o, "  oobFill        = {})", d.oob_fill.cu_name());
-            let _ = writeln!(
-                o,
-                "one copy: {} bytes of shared memory, aligned to {} bytes",
-                d.copy_bytes, d.smem_alignment
-            );
-        }
-        None => {
-            let n = rep.errors().count();
-            let _ = writeln!(
-                o,
-                "invalid: the driver refuses this descriptor (CUDA_ERROR_INVALID_VALUE): {n} error{}",
-                if n == 1 { "" } else { "s" }
-            );
-        }
-    }
-    let _ = writeln!(o);
-    match (&rep.tiling, &rep.tiling_error) {
-        (Some(t), _) => {
-            let _ = writeln!(o, "tiling view (driver order, elements):");
-            let _ = writeln!(o, "  tensor {}", t.tensor);
-            if let Some(b) = &t.boxes {
-                let _ = writeln!(o, "  boxes  {b}   ((box modes), (rest modes))");
-            }
-            if let Some(b) = &t.tiles {
-                if t.dims.iter().any(|d| d.element_stride > 1) {
-                    let _ = writeln!(o, "  tiles  {b}   ((strided tile modes), (rest modes))");
-                }
-            }
-            for n in &t.notes {
-                let _ = writeln!(o, "  note: {n}");
-            }
-            let _ = writeln!(
-                o,
-                "  {}",
-                if t.exact {
-                    "exact: the boxes tile the tensor with no hole"
-                } else {
-                    "not exact: holes"
-                }
-            );
-            for d in &t.dims {
-                let _ = write!(
-                    o,
-                    "  dim {}: S={} B={} e={}: {} box{}, {} element{} per copy",
-                    d.dim,
-                    d.size,
-                    d.box_size,
-                    d.element_stride,
-                    d.boxes,
-                    if d.boxes == 1 { "" } else { "es" },
-                    d.tile,
-                    if d.tile == 1 { "" } else { "s" }
-                );
-                if d.boxing_holes + d.striding_holes == 0 {
-                    let _ = writeln!(o, ", no holes");
-                    continue;
-                }
-                let _ = writeln!(o);
-                if d.boxing_holes > 0 {
-                    let _ = writeln!(
-                        o,
-                        "    boxing split {} by {}: {} hole{} at coordinates {}..{} (last box), zero-filled by the bound check",
-                        d.size,
-                        d.box_size,
-                        d.boxing_holes,
-                        if d.boxing_holes == 1 { "" } else { "s" },
-                        d.size,
-                        d.size + d.boxing_holes - 1
-                    );
-                }
-                if d.striding_holes > 0 {
-                    let _ = writeln!(
-                        o,
-                        "    striding split {} by {}: {} hole{} (box offsets {}..{} of every box): {} filled with in-bound data, {} zero-filled",
-                        d.box_size,
-                        d.element_stride,
-                        d.striding_holes,
-                        if d.striding_holes == 1 { "" } else { "s" },
-                        d.box_size,
-                        d.tile * d.element_stride - 1,
-                        d.data_filled,
-                        d.zero_filled
-                    );
-                    let shown: Vec<String> = d
-                        .sites
-                        .iter()
-                        .filter(|h| h.kind == HoleKind::Striding)
-                        .map(|h| {
-                            format!(
-                                "box {} offset {} -> coordinate {} {}",
-                                h.box_number,
-                                h.offset,
-                                h.coordinate,
-                                if h.zero_filled { "(zero)" } else { "(data)" }
-                            )
-                        })
-                        .collect();
-                    let _ = writeln!(o, "      {}", shown.join("; "));
-                }
-                if d.fttc {
-                    let _ = writeln!(
-                        o,
-                        "    FTTC: e={} < B={} < S={} and {} does not divide {}: strong correctness is impossible",
-                        d.element_stride, d.box_size, d.size, d.element_stride, d.box_size
-                    );
-                }
-            }
-            let _ = writeln!(
-                o,
-                "  {}",
-                if t.all_holes_zero {
-                    "every hole is zero-filled by the hardware: strongly correct for sum reductions with no predicate"
-                } else if t.strong_correctness {
-                    "some holes hold in-bound data, but the FTTC condition fails in every dimension: strong correctness is achievable by predicating the element-stride loop"
-                } else {
-                    "FTTC: strong correctness is impossible (holes hold in-bound data the hardware cannot be told to skip); only weak correctness"
-                }
-            );
-        }
-        (None, Some(e)) => {
-            let _ = writeln!(o, "tiling view: unavailable ({e})");
-        }
-        (None, None) => {}
-    }
-    o
-}
-
-/// One recorded case: `t R il sw l2 of addr : dims : strides(bytes, dims 1..) : box : es : res`
-/// (driver order), as printed by `tools/tma_driver_check/tma_driver_check.c`.
-fn parse_case(line: &str) -> Option<(Request, i64)> {
-    let parts: Vec<&str> = line.split(':').collect();
-    if parts.len() != 6 {
-        return None;
-    }
-    let nums = |s: &str| -> Option<Vec<u64>> {
-        s.split_whitespace()
-            .map(|x| x.parse::<u64>().ok())
-            .collect()
-    };
-    let head = nums(parts[0])?;
-    if head.len() != 7 {
-        return None;
-    }
-    let dtype = *DataType::all().get(usize::try_from(head[0]).ok()?)?;
-    let il = [Interleave::None, Interleave::B16, Interleave::B32];
-    let l2 = [
-        L2Promotion::None,
-        L2Promotion::B64,
-        L2Promotion::B128,
-        L2Promotion::B256,
-    ];
-    let g = nums(parts[1])?;
-    let st = nums(parts[2])?;
-    let b = nums(parts[3])?;
-    let e = nums(parts[4])?;
-    let res: i64 = parts[5].trim().parse().ok()?;
-    let elem = dtype.mem_bits() / 8;
-    if elem == 0 {
-        return None;
-    }
-    let mut strides: Vec<u64> = vec![1];
-    for x in &st {
-        strides.push(x / elem);
-    }
-    let rev = |mut v: Vec<u64>| {
-        v.reverse();
-        v
-    };
-    let mut r = Request::new(dtype, &rev(g), &rev(b));
-    r.strides = rev(strides);
-    if r.strides.len() != r.shape.len() {
-        r.strides.truncate(r.shape.len());
-    }
-    r.element_strides = rev(e);
-    r.interleave = *il.get(usize::try_from(head[2]).ok()?)?;
-    r.swizzle = *Swizzle::all().get(usize::try_from(head[3]).ok()?)?;
-    r.l2_promotion = *l2.get(usize::try_from(head[4]).ok()?)?;
-    r.oob_fill = if head[5] == 0 {
-        OobFill::None
-    } else {
-        OobFill::NanRequestZeroFma
-    };
-    r.address = Address::Exact(head[6]);
-    Some((r, res))
-}
-
 fn driver_cases(path: &std::path::Path) -> ExitCode {
-    let (mut n, mut agree, mut both_ok, mut both_bad) = (0u64, 0u64, 0u64, 0u64);
-    let mut only_driver_ok: std::collections::BTreeMap<String, u64> = Default::default();
-    let mut only_tessera_ok = 0u64;
-    // Refusals the driver and Tessera share where Tessera finds exactly one error: evidence that
-    // the driver enforces that rule on its own.
-    let mut sole: std::collections::BTreeMap<String, u64> = Default::default();
-    let mut examples: Vec<String> = Vec::new();
-    let mut skipped = 0u64;
+    let mut tally = Agreement::default();
     // Streamed: the case files hold hundreds of thousands of lines.
-    let streamed = crate::exit::for_each_line(path, |line| {
-        if line.starts_with("driver") {
-            return;
-        }
-        let Some((r, res)) = parse_case(line) else {
-            skipped += 1;
-            return;
-        };
-        n += 1;
-        let rep = validate(&r);
-        let ours = rep.valid();
-        let theirs = res == 0;
-        if ours == theirs {
-            agree += 1;
-            if ours {
-                both_ok += 1;
-            } else {
-                both_bad += 1;
-                let codes: Vec<&str> = rep.errors().map(|f| f.code()).collect();
-                if let [only] = codes.as_slice() {
-                    *sole.entry((*only).to_string()).or_default() += 1;
-                }
-            }
-        } else if theirs {
-            let codes: Vec<&str> = rep.errors().map(|f| f.code()).collect();
-            *only_driver_ok.entry(codes.join("+")).or_default() += 1;
-            if examples.len() < 10 {
-                examples.push(format!(
-                    "driver accepts, tessera refuses ({}): {line}",
-                    codes.join("+")
-                ));
-            }
-        } else {
-            only_tessera_ok += 1;
-            if examples.len() < 10 {
-                examples.push(format!("driver refuses ({res}), tessera accepts: {line}"));
-            }
-        }
-    });
-    if let Err((c, m)) = streamed {
+    if let Err((c, m)) = crate::exit::for_each_line(path, |line| tally.add(line)) {
         return fail(c, m);
     }
-    let mut o = String::new();
-    let _ = writeln!(o, "| cases | agree | both valid | both invalid | driver only valid | tessera only valid | unparsed |");
-    let _ = writeln!(o, "|---|---|---|---|---|---|---|");
-    let _ = writeln!(
-        o,
-        "| {n} | {agree} | {both_ok} | {both_bad} | {} | {only_tessera_ok} | {skipped} |",
-        n - agree - only_tessera_ok
-    );
-    let _ = writeln!(
-        o,
-        "refused by both with a single error (per rule): {}",
-        sole.iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    for (k, v) in &only_driver_ok {
-        let _ = writeln!(o, "driver accepts, tessera refuses with {k}: {v}");
-    }
-    for e in &examples {
-        let _ = writeln!(o, "{e}");
-    }
-    let _ = std::io::stdout().lock().write_all(o.as_bytes());
-    if agree == n {
+    let _ = std::io::stdout().lock().write_all(tally.text().as_bytes());
+    if tally.all_agree() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -834,11 +468,11 @@ pub fn run(a: Args) -> ExitCode {
         s.push('\n');
         s
     } else {
-        render(&rep)
+        tessera::tma::report::text(&rep)
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     if let Some(smem) = &a.smem {
-        match smem_report(&r, smem) {
+        match tessera::tma::smem::text(&r, smem) {
             Ok((t, ok)) => {
                 let _ = std::io::stdout().lock().write_all(t.as_bytes());
                 if !ok {
@@ -853,49 +487,4 @@ pub fn run(a: Args) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
-}
-
-/// `--smem LAYOUT`: is the box TMA writes with the requested swizzle exactly this layout?
-fn smem_report(r: &Request, text: &str) -> Result<(String, bool), tessera::Error> {
-    use tessera::tma::smem;
-    let want = tessera::notation::eval(text)?
-        .to_any_layout()
-        .ok_or_else(|| tessera::Error::Type {
-            op: "tma --smem".into(),
-            position: 1,
-            expected: "a layout or a composed layout",
-            found: text.to_string(),
-        })?;
-    let c = smem::check(r.dtype, &r.box_dims, r.swizzle, &want)?;
-    let mut out = String::new();
-    let _ = writeln!(out, "\nshared memory (--smem):");
-    let _ = writeln!(out, "  TMA writes the box as {}", c.written);
-    let _ = writeln!(out, "  the consumer expects  {want}");
-    let ok = c.mismatch.is_none();
-    match &c.mismatch {
-        None => {
-            let _ = writeln!(
-                out,
-                "  equal as functions on all {} box elements: the swizzle {} matches",
-                r.box_dims.iter().product::<u64>(),
-                r.swizzle.name()
-            );
-        }
-        Some((crd, got, exp)) => {
-            let _ = writeln!(
-                out,
-                "error[tma_smem_mismatch] at box coordinate {crd} TMA writes element {got}, the consumer reads {exp}"
-            );
-            if c.modes_that_match.is_empty() {
-                let _ = writeln!(out, "  no TMA swizzle mode writes this layout");
-            }
-            for m in &c.modes_that_match {
-                let _ = writeln!(out, "  suggestion (checked): --swizzle {}", m.name());
-            }
-        }
-    }
-    for a in &c.atoms_that_match {
-        let _ = writeln!(out, "  atom (checked): {a} is what this descriptor writes");
-    }
-    Ok((out, ok))
 }

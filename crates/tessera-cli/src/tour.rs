@@ -350,7 +350,7 @@ fn tma_section(t: &mut Tour) {
     t.heading("7. Seed III: TMA descriptors and the Fundamental Theorem of TMA Correctness");
     let show = |t: &mut Tour, title: &str, r: &Request| {
         t.say(&format!("  {title}:"));
-        for line in crate::tma::render(&validate(r)).lines() {
+        for line in tessera::tma::report::text(&validate(r)).lines() {
             t.say(&format!("    | {line}"));
         }
     };

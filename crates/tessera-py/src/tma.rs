@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use tessera::tma::{rules, Address, DataType, Interleave, L2Promotion, OobFill, Request, Swizzle};
+use tessera::tma::{report, Address, DataType, Interleave, L2Promotion, OobFill, Request, Swizzle};
 
 use crate::{raise_coded, raise_kind};
 
@@ -13,7 +13,7 @@ type FindingTuple = (String, String, String, Vec<(String, bool)>);
 /// A checked TMA request: `valid`, the findings (code, severity, message, checked suggestions).
 #[pyclass(module = "tessera._tessera", name = "TmaReport", frozen)]
 pub struct TmaReport {
-    r: rules::Report,
+    r: report::Report,
 }
 
 fn as_i64(v: &[u64]) -> Vec<i64> {
@@ -140,7 +140,7 @@ fn tma_check(
         r.element_strides = e;
     }
     Ok(TmaReport {
-        r: rules::validate(&r),
+        r: report::validate(&r),
     })
 }
 

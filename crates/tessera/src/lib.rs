@@ -7,24 +7,39 @@
 //! resize, swizzle, holes and predicates). Every precondition is a *proof obligation*: it is
 //! discharged, or the operation returns a typed [`Error`] that names the obligation and the values.
 //!
-//! Module map:
-//! - [`layout`]: `IntTuple`, `Layout`, coordinates (`idx2crd`, `crd2idx`), size, cosize, slicing.
-//! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each).
+//! Module map, in import order: each module imports only the ones listed before it (checked by
+//! `tests/layering.rs`).
+//! - [`layout`]: `IntTuple`, `Layout`, coordinates (`idx2crd`, `crd2idx`), size, cosize, slicing;
+//!   [`layout::Value`], the values an expression evaluates to.
+//! - [`error`]: the [`Error`] type, checked [`error::arith`]metic and the obligation vocabulary
+//!   ([`error::Obligation`], [`error::Failure`], [`error::Call`], [`error::Divides`]). It shares the
+//!   bottom layer with [`layout`]: layout operations fail with an [`Error`], and an [`Error`]
+//!   records the layouts of the call it failed for.
+//! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each);
+//!   then swizzled layouts, linear layouts and ragged tiles built on them.
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
-//! - [`obligation`]: the error type; every failed precondition is one of its obligations.
+//! - [`obligation`]: checked suggestions ([`Error::suggestions`], each evaluated in the expression
+//!   language before it is returned), notes, compile-time checks and the error catalogue; it
+//!   re-exports the [`error`] vocabulary.
 //! - [`domain`]: iteration domains (nvFuser IterDomains).
-//! - [`tma`]: the TMA descriptor planner and validator (driver rules, tiling view, FTTC).
+//! - [`banks`]: the shared-memory bank model and swizzle synthesis.
+//! - [`tma`]: the TMA descriptor planner and validator (driver rules, suggestions, readable
+//!   reports, tiling view, FTTC); inside it `rules` → `suggest` → `report`.
 //! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
 //!   self-contained HTML reports.
+//!
+//! The CLI (`tessera-cli`) and the Python bindings (`tessera-py`) sit on top: flags, I/O and
+//! formats over these modules.
 
 pub mod algebra;
 pub mod banks;
 pub mod domain;
+pub mod error;
 pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
 pub mod tma;
 
+pub use error::{Error, Result};
 pub use layout::Layout;
-pub use obligation::{Error, Result};

@@ -9,8 +9,8 @@
 
 use crate::algebra::swizzled::compose;
 use crate::algebra::upcast;
+use crate::error::{Error, Result};
 use crate::layout::{AnyLayout, Layout, Swizzle};
-use crate::obligation::{Error, Result};
 
 /// The element types CUTLASS instantiates the atoms with, and their sizes in bits.
 pub const ELEMENT_TYPES: &[(&str, i64)] = &[

@@ -2,8 +2,8 @@
 
 use smallvec::SmallVec;
 
+use crate::error::{arith, Error, Result};
 use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
-use crate::obligation::{arith, Error, Result};
 
 /// Flat modes without heap allocation for rank ≤ 16.
 pub(crate) type Modes = SmallVec<[Mode; 16]>;

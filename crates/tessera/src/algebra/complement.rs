@@ -4,9 +4,9 @@
 use smallvec::SmallVec;
 
 use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
+use crate::error::{arith, Divides, Error, Obligation, Result};
+use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
-use crate::notation::Value;
-use crate::obligation::{arith, Divides, Error, Obligation, Result};
 
 /// `complement(A, cotarget)`: the ordered layout R such that `(filter(A), R)` is a bijection onto
 /// an interval `[0, n)` with `n ≥ size(cotarget)`.

@@ -18,8 +18,8 @@ use smallvec::SmallVec;
 
 use super::coalesce::{coalesce_x_modes, Modes};
 use super::Tiler;
+use crate::error::{arith, Error, Result};
 use crate::layout::{Builder, Layout, Mode, TreeRef};
-use crate::obligation::{arith, Error, Result};
 
 /// The largest domain that a decision procedure enumerates.
 pub const ENUM_LIMIT: i64 = 1 << 22;
@@ -64,7 +64,7 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
         None => Ok(Layout::from_tree(builder.finish())),
         Some(witness) => match synthesize(&ax, b, leaves)? {
             Some(r) => Ok(r),
-            None => Err(crate::obligation::vocab::inadmissible(
+            None => Err(super::inadmissible(
                 a,
                 b,
                 describe(&witness, &Layout::from_tree(builder.finish()), leaves),

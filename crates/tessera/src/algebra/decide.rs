@@ -12,8 +12,8 @@ use smallvec::SmallVec;
 
 use super::coalesce::Modes;
 use super::composition::ENUM_LIMIT;
+use crate::error::{arith, Error, Result};
 use crate::layout::{Layout, Mode};
-use crate::obligation::{arith, Error, Result};
 
 /// An exact answer and how it was reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

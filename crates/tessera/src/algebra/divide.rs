@@ -6,8 +6,8 @@ use super::coalesce::coalesce_modes;
 use super::complement::complement_leaves;
 use super::composition::composition;
 use super::{by_mode, flat_arrangement, tile_unzip, Tiler};
+use crate::error::Result;
 use crate::layout::Layout;
-use crate::obligation::Result;
 
 /// `logical_divide(A, tiler)`: splits A into (tile, rest):
 /// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for

@@ -4,8 +4,8 @@ use smallvec::SmallVec;
 
 use super::coalesce::{bw_coalesce, coalesce, coalesce_modes, from_modes, Modes};
 use super::composition::composition;
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Layout, Mode};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode).
 fn prefix_products(modes: &[Mode]) -> Result<SmallVec<[i64; 16]>> {

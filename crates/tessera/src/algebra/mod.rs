@@ -26,8 +26,8 @@ pub use product::{
     tile_to_shape, tiled_product, zipped_product,
 };
 
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// A tiler: what divides and products (and composition) accept as their second argument.
 // Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
@@ -280,4 +280,37 @@ fn positive_factor(op: &'static str, n: i64) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// Builds the `Admissible` failure for `A ∘ B`; finds the leaf mode of B that fails on its own.
+pub(crate) fn inadmissible(a: &Layout, b: &Layout, reason: String) -> Error {
+    let mut mode = None;
+    let leaves: Vec<_> = b.leaves().collect();
+    if leaves.len() > 1 {
+        for (k, m) in leaves.iter().enumerate() {
+            if let Ok(leaf) = Layout::mode(m.shape, m.stride) {
+                if composition(a, &leaf).is_err() {
+                    mode = Some((k, leaf.to_string()));
+                    break;
+                }
+            }
+        }
+    }
+    let mut f = crate::error::Failure::boxed(
+        "composition",
+        crate::error::Obligation::Admissible {
+            a: a.to_string(),
+            b: b.to_string(),
+            mode,
+            reason,
+        },
+    );
+    f.call = Some(crate::error::Call {
+        op: "composition".into(),
+        args: vec![
+            crate::layout::Value::Layout(a.clone()),
+            crate::layout::Value::Layout(b.clone()),
+        ],
+    });
+    Error::Inadmissible(f)
 }

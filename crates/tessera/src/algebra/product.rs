@@ -4,8 +4,8 @@
 use super::complement::complement;
 use super::composition::composition;
 use super::{by_mode, flat_arrangement, tile_unzip, zip_pair, Tiler};
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{IntTuple, Layout, Mode};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;

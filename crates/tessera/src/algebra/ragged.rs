@@ -6,7 +6,7 @@
 //! `P = ⌈N / K⌉·K`. Its *index map* `T = (B, complement(B, P))` is a bijection of `[0, P)`; the
 //! padded coordinates `c` with `T(c) >= N` are the holes, the others reach each of A's indices
 //! exactly once. This is the seed's reading of an indivisible split (`002`, "Divisibility of
-//! Split"): `Split(I{N}, K) = DivisibleSplit(Resize(I{N}, 0, P − N), K)`; [`crate::domain::ragged`]
+//! Split"): `Split(I{N}, K) = DivisibleSplit(Resize(I{N}, 0, P − N), K)`; the iteration-domain form (`domain::ragged`)
 //! builds that split as IterDomains and derives the holes' minimal predicate.
 //!
 //! The values: `A'` is A with its outermost (last) leaf extended so `size(A') >= P`; A' agrees with
@@ -18,8 +18,8 @@
 use super::complement::complement;
 use super::composition::composition;
 use super::{flat_arrangement, tile_unzip, Tiler};
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Builder, IntTuple, Layout, Mode, Tree};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// Points a local tile or partition may enumerate per mode.
 ///

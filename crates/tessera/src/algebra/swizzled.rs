@@ -8,8 +8,8 @@
 //! form (a chain `L ∘ O ∘ Sw`) that answer is returned, otherwise a typed error says why.
 
 use crate::algebra::{self, Tiler};
+use crate::error::{arith, Error, Result};
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle};
-use crate::obligation::{arith, Error, Result};
 
 /// The largest domain checked point by point (a candidate over a larger domain is refused).
 pub const CHECK_BOUND: i64 = 1 << 20;
@@ -525,7 +525,7 @@ fn log2_exact(op: &'static str, n: i64) -> Result<i64> {
         return Err(Error::failed(
             Error::Divisibility,
             op,
-            crate::obligation::Obligation::Divides {
+            crate::error::Obligation::Divides {
                 what: "N is a power of two",
                 factors: vec![n],
                 b: (n.max(1) as u64).next_power_of_two().min(1 << 62) as i64,
@@ -564,7 +564,7 @@ pub fn recast(a: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
                     return Err(Error::failed(
                         Error::Divisibility,
                         op,
-                        crate::obligation::Obligation::Divides {
+                        crate::error::Obligation::Divides {
                             what: "N ∣ offset",
                             factors: vec![n],
                             b: c.offset,

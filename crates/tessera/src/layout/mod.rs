@@ -8,10 +8,12 @@
 
 pub mod swizzle;
 pub mod tree;
+pub mod value;
 
-use crate::obligation::{arith, Error, Result};
+use crate::error::{arith, Error, Result};
 pub use swizzle::{AnyLayout, ComposedLayout, Swizzle};
 pub use tree::{Builder, Tree, TreeRef};
+pub use value::Value;
 
 /// A hierarchical tuple of integers: a shape, a stride or a coordinate.
 pub type IntTuple = Tree<i64>;

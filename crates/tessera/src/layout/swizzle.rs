@@ -7,8 +7,8 @@
 //! [`AnyLayout`] is a plain layout, a swizzle or a composed layout: the one type the swizzled
 //! algebra (`crate::algebra::swizzled`) accepts.
 
+use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{IntTuple, Layout};
-use crate::obligation::{arith, Error, Obligation, Result};
 
 /// The largest bit position a swizzle may touch (`B + M + |S| ≤ 62`, so that every mask and shift
 /// stays inside a non-negative `i64`).
@@ -256,19 +256,6 @@ impl AnyLayout {
     /// `true` when the value is a plain layout.
     pub fn is_plain(&self) -> bool {
         matches!(self, AnyLayout::Plain(_))
-    }
-}
-
-impl std::str::FromStr for AnyLayout {
-    type Err = Error;
-    /// Parses a layout, `Sw<B,M,S>`, or a composed layout `A o O o B` (C++ or pycute notation).
-    fn from_str(s: &str) -> Result<AnyLayout> {
-        crate::notation::eval(s)?
-            .to_any_layout()
-            .ok_or_else(|| Error::Parse {
-                column: 1,
-                message: "expected a layout, a swizzle or a composed layout".into(),
-            })
     }
 }
 

@@ -1,56 +1,11 @@
 //! Evaluation of the expression language: values and the table of functions.
 
-use std::fmt;
-
 use super::parse::{parse, Expr};
 use crate::algebra::swizzled::{self, Rhs};
 use crate::algebra::{self, Tiler};
+use crate::error::{Error, Result};
+pub use crate::layout::Value;
 use crate::layout::{self, AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, Tree};
-use crate::obligation::{Error, Result};
-
-/// The value of an expression.
-// Layouts are stored inline (no heap up to 24 nodes), so the variants differ in size on purpose.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// An integer.
-    Int(i64),
-    /// `_`.
-    Under,
-    /// A tuple (of integers, `_`, layouts or tuples).
-    Tuple(Vec<Value>),
-    /// A layout.
-    Layout(Layout),
-    /// A swizzle `Sw<B,M,S>`.
-    Swizzle(Swizzle),
-    /// A composed layout `A o O o B`.
-    Composed(Box<ComposedLayout>),
-    /// Free text (a trace).
-    Text(String),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(v) => write!(f, "{v}"),
-            Value::Under => f.write_str("_"),
-            Value::Layout(l) => write!(f, "{l}"),
-            Value::Swizzle(sw) => write!(f, "{sw}"),
-            Value::Composed(c) => write!(f, "{c}"),
-            Value::Text(t) => f.write_str(t),
-            Value::Tuple(items) => {
-                f.write_str("(")?;
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
 
 impl Value {
     /// The value as an integer tuple, if it is one.
@@ -428,8 +383,7 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "divides" => {
             arity(name, n, &[2], "2")?;
-            crate::obligation::Divides::check(a.int(0)?, a.int(1)?)
-                .map(|h| Value::Int(h.quotient()))
+            crate::error::Divides::check(a.int(0)?, a.int(1)?).map(|h| Value::Int(h.quotient()))
         }
         "right_inverse" | "left_inverse" | "nullspace" => {
             arity(name, n, &[1], "1")?;

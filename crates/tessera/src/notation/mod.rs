@@ -11,8 +11,8 @@ pub mod write;
 
 use std::fmt::{self, Display, Write};
 
+use crate::error::{Error, Result};
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, TreeRef};
-use crate::obligation::{Error, Result};
 
 pub use expr::{eval, eval_expr, Value};
 pub use parse::{parse, Expr};
@@ -159,6 +159,17 @@ impl std::str::FromStr for Layout {
                 message: format!("expected a layout `shape:stride`, found {other}"),
             }),
         }
+    }
+}
+
+impl std::str::FromStr for AnyLayout {
+    type Err = Error;
+    /// Parses a layout, `Sw<B,M,S>`, or a composed layout `A o O o B` (C++ or pycute notation).
+    fn from_str(s: &str) -> Result<AnyLayout> {
+        eval(s)?.to_any_layout().ok_or_else(|| Error::Parse {
+            column: 1,
+            message: "expected a layout, a swizzle or a composed layout".into(),
+        })
     }
 }
 

@@ -10,7 +10,7 @@
 //! Spaces are allowed between tokens; a leading `_` on an integer (CuTe's static marker, `_8`)
 //! is accepted and ignored.
 
-use crate::obligation::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Nesting deeper than this is a parse error (no stack overflow on any input).
 pub const MAX_DEPTH: usize = 200;

@@ -2,8 +2,8 @@
 //! names, and a minimal input that triggers it (`docs/errors.md` lists the same, and a test runs
 //! every example). `tessera explain CODE` prints an entry.
 
-use super::vocab::{Failure, Obligation};
-use super::{Divides, Error};
+use crate::error::{Divides, Error};
+use crate::error::{Failure, Obligation};
 
 /// How an example is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

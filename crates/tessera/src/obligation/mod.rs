@@ -1,11 +1,14 @@
-//! Proof obligations and the error type.
+//! Proof obligations: checked suggestions, explanatory notes, static checks and the catalogue.
 //!
 //! Every precondition of every operation is an obligation. When one cannot be discharged, the
 //! operation returns an [`Error`] whose variant names the obligation, with the concrete values.
-//! [`Error::code`] is a stable snake_case identifier (used by `tessera batch`).
+//! [`Error::code`] is a stable snake_case identifier (used by `tessera batch`). The error type and
+//! the obligation vocabulary are defined below the algebra, in [`crate::error`] (re-exported here);
+//! this module sits above the algebra and the expression language ([`crate::notation`]), because a
+//! suggestion is checked by evaluating it and a note may run an algebra operation.
 //!
 //! - [`vocab`]: the [`Obligation`] vocabulary (math notation), [`Failure`], [`Call`], and the
-//!   [`Divides`] proof value.
+//!   [`Divides`] proof value (from [`crate::error`]).
 //! - [`suggest`]: checked suggestions ([`Error::suggestions`]).
 //! - [`static_check`]: const-generic layouts whose obligations are checked at compile time.
 //! - [`catalogue`]: every error code with an explanation and a minimal triggering input.
@@ -13,184 +16,11 @@
 pub mod catalogue;
 pub mod static_check;
 pub mod suggest;
-pub mod vocab;
 
+pub use crate::error::{arith, vocab, Call, Divides, Error, Failure, Obligation, Result};
 pub use suggest::Suggestion;
-pub use vocab::{Call, Divides, Failure, Obligation};
-
-/// A failed obligation (or a malformed input).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// Checked 64-bit arithmetic overflowed.
-    #[error("arithmetic overflow: {what} does not fit in a signed 64-bit integer")]
-    Overflow {
-        /// The computation that overflowed.
-        what: String,
-    },
-    /// Malformed text.
-    #[error("parse error at column {column}: {message}")]
-    Parse {
-        /// 1-based column of the offending character.
-        column: usize,
-        /// What was expected.
-        message: String,
-    },
-    /// A shape entry is not ≥ 1.
-    #[error("every shape must be >= 1, found {value} in {context}")]
-    NonPositiveShape {
-        /// The offending value.
-        value: i64,
-        /// Where it was found.
-        context: String,
-    },
-    /// Two tuples that must have the same profile do not.
-    #[error("{what}: {left} and {right} are not congruent (they must have the same nesting)")]
-    NotCongruent {
-        /// Which pair.
-        what: String,
-        /// The left tuple.
-        left: String,
-        /// The right tuple.
-        right: String,
-    },
-    /// Ranks do not match or a mode index is out of range.
-    #[error("{op}: rank mismatch: {detail}")]
-    RankMismatch {
-        /// The operation.
-        op: &'static str,
-        /// The ranks involved.
-        detail: String,
-    },
-    /// A by-mode tiler has more modes than the layout.
-    #[error("{op}: too many modes in tiler: rank(tiler) = {tiler} > rank(layout) = {layout}")]
-    TooManyModes {
-        /// The operation.
-        op: &'static str,
-        /// Rank of the tiler.
-        tiler: usize,
-        /// Rank of the layout.
-        layout: usize,
-    },
-    /// A divisibility obligation failed (e.g. `N·d ∣ M` for `complement1`).
-    #[error("{0}")]
-    Divisibility(Box<Failure>),
-    /// Composition `A ∘ B` has no layout result compatible with `B`.
-    #[error("{0}")]
-    Inadmissible(Box<Failure>),
-    /// The operation needs an injective layout.
-    #[error("{0}")]
-    NonInjective(Box<Failure>),
-    /// The operation needs a tractable layout (sorted by stride, `s_i * d_i` divides `d_{i+1}`).
-    #[error("{0}")]
-    NotComplementable(Box<Failure>),
-    /// A proof value (e.g. [`Divides`]) certifies a different obligation than the one needed.
-    #[error("{0}")]
-    ProofMismatch(Box<Failure>),
-    /// An index or coordinate lies outside the domain.
-    #[error("{op}: {detail}")]
-    OutOfDomain {
-        /// The operation.
-        op: &'static str,
-        /// What is out of range.
-        detail: String,
-    },
-    /// An argument has the wrong kind (layout, tuple, integer, tiler).
-    #[error("{op}: argument {position} must be {expected}, found {found}")]
-    Type {
-        /// The operation.
-        op: String,
-        /// 1-based argument position.
-        position: usize,
-        /// What was expected.
-        expected: &'static str,
-        /// What was given.
-        found: String,
-    },
-    /// A call has the wrong number of arguments.
-    #[error("{op}: expected {expected} argument(s), found {found}")]
-    Arity {
-        /// The operation.
-        op: String,
-        /// The accepted counts.
-        expected: &'static str,
-        /// The number given.
-        found: usize,
-    },
-    /// No such function.
-    #[error("unknown function `{name}` at column {column}")]
-    UnknownFunction {
-        /// The name.
-        name: String,
-        /// 1-based column.
-        column: usize,
-    },
-    /// A decision procedure would have to enumerate more points than allowed.
-    #[error("{op}: {what} has {size} points, more than the enumeration bound {bound}")]
-    TooLarge {
-        /// The operation.
-        op: &'static str,
-        /// What would be enumerated.
-        what: String,
-        /// Its size.
-        size: i64,
-        /// The bound.
-        bound: i64,
-    },
-    /// `downcast` needs a mode of stride ±1.
-    #[error("downcast: {layout} has no stride-1 mode (adjacent elements are required)")]
-    NoUnitStride {
-        /// The layout.
-        layout: String,
-    },
-    /// `Swizzle<B,M,S>` needs `B ≥ 0`, `M ≥ 0`, `|S| ≥ B` (and `B + M + |S| ≤ 62`).
-    #[error("Sw<{bits},{base},{shift}> is not a swizzle: it needs B >= 0, M >= 0, |S| >= B and B + M + |S| <= 62")]
-    InvalidSwizzle {
-        /// `B`.
-        bits: i64,
-        /// `M`.
-        base: i64,
-        /// `S`.
-        shift: i64,
-    },
-    /// The result of an operation on a swizzled layout has no form in the algebra (CuTe C++
-    /// refuses it at compile time, and no correct answer of that form exists).
-    #[error("{op}: {detail}")]
-    NotExpressible {
-        /// The operation.
-        op: &'static str,
-        /// What cannot be expressed, in math notation.
-        what: String,
-        /// Why, with the values.
-        detail: String,
-    },
-}
 
 impl Error {
-    /// A stable snake_case code naming the obligation.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Error::Overflow { .. } => "overflow",
-            Error::Parse { .. } => "parse_error",
-            Error::NonPositiveShape { .. } => "non_positive_shape",
-            Error::NotCongruent { .. } => "not_congruent",
-            Error::RankMismatch { .. } => "rank_mismatch",
-            Error::TooManyModes { .. } => "too_many_modes",
-            Error::Divisibility { .. } => "divisibility",
-            Error::Inadmissible { .. } => "inadmissible_composition",
-            Error::NonInjective { .. } => "non_injective",
-            Error::NotComplementable { .. } => "not_complementable",
-            Error::OutOfDomain { .. } => "out_of_domain",
-            Error::Type { .. } => "type_error",
-            Error::Arity { .. } => "arity",
-            Error::UnknownFunction { .. } => "unknown_function",
-            Error::TooLarge { .. } => "too_large",
-            Error::NoUnitStride { .. } => "no_unit_stride",
-            Error::InvalidSwizzle { .. } => "invalid_swizzle",
-            Error::NotExpressible { .. } => "not_expressible",
-            Error::ProofMismatch { .. } => "proof_mismatch",
-        }
-    }
-
     /// Checked suggestions that would discharge the obligation, nearest first, as expressions of
     /// the expression language (e.g. `complement1(128,16,2048)`).
     ///
@@ -223,95 +53,6 @@ impl Error {
         match self.failure() {
             Some(f) => suggest::suggest(f),
             None => Vec::new(),
-        }
-    }
-
-    /// The failure record of the errors that carry one (divisibility, admissibility,
-    /// injectivity, tractability, proof mismatch).
-    ///
-    /// Pre: none. Post: `Some` exactly for those five codes; its `call` is set when the error
-    /// came through the expression language or from `complement1`/`composition`.
-    ///
-    /// ```
-    /// let e = tessera::notation::eval("complement((2,2):(1,1))").unwrap_err();
-    /// assert_eq!(e.failure().unwrap().op, "complement");
-    /// ```
-    pub fn failure(&self) -> Option<&Failure> {
-        match self {
-            Error::Divisibility(f)
-            | Error::Inadmissible(f)
-            | Error::NonInjective(f)
-            | Error::NotComplementable(f)
-            | Error::ProofMismatch(f) => Some(f),
-            _ => None,
-        }
-    }
-
-    /// The obligation that failed, with its values.
-    ///
-    /// ```
-    /// let e = tessera::algebra::complement1(128, 16, 2040).unwrap_err();
-    /// assert_eq!(e.obligation().to_string(), "128·16 ∣ 2040");
-    /// ```
-    pub fn obligation(&self) -> Obligation {
-        match self {
-            Error::Divisibility(f)
-            | Error::Inadmissible(f)
-            | Error::NonInjective(f)
-            | Error::NotComplementable(f)
-            | Error::ProofMismatch(f) => f.obligation.clone(),
-            Error::Overflow { what } => Obligation::Fits64 { what: what.clone() },
-            Error::Parse { column, message } => Obligation::WellFormed {
-                column: *column,
-                message: message.clone(),
-            },
-            Error::NonPositiveShape { value, context } => Obligation::Positive {
-                what: context.clone(),
-                value: *value,
-            },
-            Error::NotCongruent { what, left, right } => Obligation::Congruent {
-                what: what.clone(),
-                left: left.clone(),
-                right: right.clone(),
-            },
-            Error::RankMismatch { detail, .. } => Obligation::RankMatches {
-                detail: detail.clone(),
-            },
-            Error::TooManyModes { tiler, layout, .. } => Obligation::RankAtMost {
-                what: "tiler".into(),
-                rank: *tiler,
-                bound: *layout,
-            },
-            Error::OutOfDomain { detail, .. } => Obligation::InBounds {
-                detail: detail.clone(),
-            },
-            Error::Type {
-                position, expected, ..
-            } => Obligation::WellTyped {
-                position: *position,
-                expected,
-            },
-            Error::Arity {
-                expected, found, ..
-            } => Obligation::ArityMatches {
-                expected,
-                found: *found,
-            },
-            Error::UnknownFunction { name, .. } => Obligation::KnownFunction { name: name.clone() },
-            Error::TooLarge {
-                what, size, bound, ..
-            } => Obligation::Enumerable {
-                what: what.clone(),
-                size: *size,
-                bound: *bound,
-            },
-            Error::NoUnitStride { layout } => Obligation::HasUnitStride {
-                layout: layout.clone(),
-            },
-            Error::InvalidSwizzle { bits, base, shift } => {
-                crate::layout::swizzle::swizzle_obligation(*bits, *base, *shift)
-            }
-            Error::NotExpressible { what, .. } => Obligation::Expressible { what: what.clone() },
         }
     }
 
@@ -349,87 +90,5 @@ impl Error {
             }
         }
         out
-    }
-
-    /// Records the call the error was produced for (the outermost call wins: call this as the
-    /// error leaves each operation). Only errors that carry a [`Failure`] keep it.
-    ///
-    /// ```
-    /// use tessera::notation::Value;
-    /// let e = tessera::algebra::complement1(4, 2, 20).unwrap_err()
-    ///     .in_call("complement1", vec![Value::Int(4), Value::Int(2), Value::Int(20)]);
-    /// assert_eq!(e.failure().unwrap().call.as_ref().unwrap().to_string(), "complement1(4,2,20)");
-    /// ```
-    pub fn in_call(mut self, op: &str, args: Vec<crate::notation::Value>) -> Self {
-        match &mut self {
-            Error::Divisibility(f)
-            | Error::Inadmissible(f)
-            | Error::NonInjective(f)
-            | Error::NotComplementable(f)
-            | Error::ProofMismatch(f) => {
-                f.call = Some(Call {
-                    op: op.to_string(),
-                    args,
-                });
-            }
-            _ => {}
-        }
-        self
-    }
-
-    pub(crate) fn failed(
-        code: fn(Box<Failure>) -> Error,
-        op: &'static str,
-        obligation: Obligation,
-    ) -> Self {
-        code(Failure::boxed(op, obligation))
-    }
-
-    pub(crate) fn overflow(what: impl Into<String>) -> Self {
-        Error::Overflow { what: what.into() }
-    }
-}
-
-/// Result alias.
-pub type Result<T> = std::result::Result<T, Error>;
-
-/// Checked arithmetic on `i64`: overflow is an [`Error::Overflow`], never a wrap.
-pub mod arith {
-    use super::{Error, Result};
-
-    /// `a * b`.
-    #[inline]
-    pub fn mul(a: i64, b: i64) -> Result<i64> {
-        a.checked_mul(b)
-            .ok_or_else(|| Error::overflow(format!("{a} * {b}")))
-    }
-    /// `a + b`.
-    #[inline]
-    pub fn add(a: i64, b: i64) -> Result<i64> {
-        a.checked_add(b)
-            .ok_or_else(|| Error::overflow(format!("{a} + {b}")))
-    }
-    /// `a - b`.
-    #[inline]
-    pub fn sub(a: i64, b: i64) -> Result<i64> {
-        a.checked_sub(b)
-            .ok_or_else(|| Error::overflow(format!("{a} - {b}")))
-    }
-    /// `|a|`.
-    #[inline]
-    pub fn abs(a: i64) -> Result<i64> {
-        a.checked_abs()
-            .ok_or_else(|| Error::overflow(format!("|{a}|")))
-    }
-    /// `ceil(a / b)` for `a >= 0`, `b > 0`.
-    #[inline]
-    pub fn ceil_div(a: i64, b: i64) -> i64 {
-        debug_assert!(a >= 0 && b > 0);
-        a / b + i64::from(a % b != 0)
-    }
-    /// The sign of `a` (−1, 0 or 1).
-    #[inline]
-    pub fn signum(a: i64) -> i64 {
-        a.signum()
     }
 }

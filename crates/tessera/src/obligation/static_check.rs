@@ -14,7 +14,7 @@
 //! (A generic function that uses the type is checked when it is monomorphized, i.e. by
 //! `cargo build`; a `const` item is checked by `cargo check` too.)
 
-use super::Divides;
+use crate::error::Divides;
 use crate::layout::{Layout, Mode};
 
 /// A message built at compile time (const fns cannot format integers with `format!`).

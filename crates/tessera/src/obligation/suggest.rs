@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use super::vocab::{Call, Failure, Obligation};
+use crate::error::{Call, Failure, Obligation};
 use crate::layout::{IntTuple, Layout, Mode, Tree};
 use crate::notation::Value;
 

@@ -6,18 +6,25 @@
 //! PyTorch shape: the last dimension is the contiguous one); the driver numbers dimensions the
 //! other way (dimension 0 is innermost), and every report uses the driver's numbering.
 //! [`validate`] checks every rule ([`rules`]), proposes fixes ([`suggest`]), and when no error
-//! remains gives the [`Descriptor`]; [`tiling::tiling_view`] gives the tiling view and holes.
-//! `docs/tma.md` lists every rule with its source.
+//! remains gives the [`Descriptor`] (the [`report`], with its readable [`report::text`]);
+//! [`tiling::tiling_view`] gives the tiling view and holes; [`driver`] compares with recorded
+//! driver verdicts. `docs/tma.md` lists every rule with its source.
+//!
+//! Inside this module the order is one-way: [`error`] → [`rules`] (with [`tiling`], [`smem`]) →
+//! [`suggest`] (re-runs the rules) → [`report`] → [`ragged`], [`driver`].
 
+pub mod driver;
 pub mod error;
 pub mod ragged;
+pub mod report;
 pub mod rules;
 pub mod smem;
 pub mod suggest;
 pub mod tiling;
 
 pub use error::{Error, Source};
-pub use rules::{check, descriptor, validate, Descriptor, Finding, Report, Severity};
+pub use report::{validate, Finding, Report};
+pub use rules::{check, descriptor, Descriptor, Severity};
 pub use suggest::Suggestion;
 pub use tiling::{tiling_view, DimTiling, HoleSite, TilingView};
 

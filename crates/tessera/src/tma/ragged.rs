@@ -9,7 +9,8 @@
 //! put in driver order by stride (the stride-1 mode is dimension 0).
 
 use super::error::Error;
-use super::rules::{validate, Finding, Severity};
+use super::report::{validate, Finding};
+use super::rules::Severity;
 use super::tiling::{tiling_view, TilingView};
 use super::{DataType, Request, Result};
 use crate::algebra::ragged::Ragged;

@@ -2,9 +2,7 @@
 //! PTX bulk tensor copy, and nvFuser's stricter checks, each an obligation; and the descriptor
 //! arguments when all driver rules hold.
 
-use super::error::{Error, Source};
-use super::suggest::{suggest, Suggestion};
-use super::tiling::{tiling_view, TilingView};
+use super::error::Error;
 use super::{Address, DataType, Interleave, L2Promotion, OobFill, Request, Result, Swizzle};
 
 /// How serious a finding is.
@@ -14,32 +12,6 @@ pub enum Severity {
     Error,
     /// The driver accepts it, but nvFuser, the PTX copy or the driver doc's own text objects.
     Warning,
-}
-
-/// One failed obligation with its severity and checked suggestions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// The failed rule, with values.
-    pub error: Error,
-    /// Error or warning.
-    pub severity: Severity,
-    /// Fixes, each re-validated (the rule no longer fails and no new error appears).
-    pub suggestions: Vec<Suggestion>,
-}
-
-impl Finding {
-    /// The rule's code.
-    ///
-    /// Pre: none. Post: `self.error.code()`. Example: a box of 512 gives `"tma_box_dim"`.
-    pub fn code(&self) -> &'static str {
-        self.error.code()
-    }
-    /// The rule's source.
-    ///
-    /// Pre: none. Post: `self.error.source_doc()`. Example: a box of 512 cites the driver.
-    pub fn source(&self) -> Source {
-        self.error.source_doc()
-    }
 }
 
 /// The exact arguments of `cuTensorMapEncodeTiled`, driver order (dimension 0 innermost).
@@ -75,41 +47,6 @@ pub struct Descriptor {
     pub smem_alignment: u64,
 }
 
-/// Everything [`validate`] finds.
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The request.
-    pub request: Request,
-    /// Findings, errors first in rule order, then warnings.
-    pub findings: Vec<Finding>,
-    /// The descriptor when no finding is an error.
-    pub descriptor: Option<Descriptor>,
-    /// The tiling view (when the shape, boxes and element strides allow one).
-    pub tiling: Option<TilingView>,
-    /// Why there is no tiling view.
-    pub tiling_error: Option<Error>,
-    /// When several errors need fixing: the suggestions applied one after another (each checked),
-    /// ending in a request the driver accepts; `None` when valid already or no chain is found.
-    pub combined: Option<Suggestion>,
-}
-
-impl Report {
-    /// Whether the driver accepts the descriptor (no error-level finding).
-    ///
-    /// Pre: none. Post: `descriptor.is_some()`. Example: the CUTLASS f16 128×64 box is valid.
-    pub fn valid(&self) -> bool {
-        self.descriptor.is_some()
-    }
-    /// Error-level findings.
-    ///
-    /// Pre: none. Post: those with [`Severity::Error`]. Example: empty when valid.
-    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-    }
-}
-
 const TWO_32: u64 = 1 << 32;
 const TWO_40: u64 = 1 << 40;
 
@@ -123,7 +60,7 @@ fn push(out: &mut Vec<(Error, Severity)>, e: Error, s: Severity) {
     out.push((e, s));
 }
 
-/// Checks every rule; no suggestions (see [`validate`]).
+/// Checks every rule; no suggestions (see [`super::validate`]).
 ///
 /// Pre: none (any request, including malformed ones). Post: errors (driver refuses) in rule order,
 /// then warnings; an [`Error::Arity`] stops the check. Never panics; arithmetic is checked.
@@ -548,88 +485,4 @@ pub fn descriptor(r: &Request) -> Result<Descriptor> {
             Some(s) => s * 8,
         },
     })
-}
-
-/// Applies, error after error, the first checked suggestion for the first remaining error, at
-/// most 8 steps; returns the chain when it ends valid.
-fn combine(r: &Request) -> Option<Suggestion> {
-    let mut cur = r.clone();
-    let mut texts = Vec::new();
-    for _ in 0..8 {
-        let errs: Vec<Error> = check(&cur)
-            .into_iter()
-            .filter(|(_, s)| *s == Severity::Error)
-            .map(|(e, _)| e)
-            .collect();
-        if errs.is_empty() {
-            return Some(Suggestion {
-                text: texts.join("; "),
-                request: cur,
-                valid: true,
-            });
-        }
-        let next = errs
-            .iter()
-            .find_map(|e| suggest(&cur, e, errs.len()).into_iter().next())?;
-        texts.push(next.text);
-        cur = next.request;
-    }
-    None
-}
-
-/// Checks every rule, with checked suggestions for each error, the descriptor when valid, and the
-/// tiling view.
-///
-/// Pre: none. Post: `valid()` iff no error-level finding; every suggestion shown passed
-/// [`check`] again (its rule no longer fails, and it has fewer errors than the request);
-/// `combined`, when present, passes every driver rule.
-/// Example: f16 `[1024, 4096]`, box `[64, 128]`, swizzle 128B: the inner box is 256 bytes, over
-/// the 128-byte span; suggestions include box `[64, 64]`.
-pub fn validate(r: &Request) -> Report {
-    let raw = check(r);
-    let errors = raw.iter().filter(|(_, s)| *s == Severity::Error).count();
-    let findings: Vec<Finding> = raw
-        .iter()
-        .map(|(e, s)| Finding {
-            error: e.clone(),
-            severity: *s,
-            suggestions: if *s == Severity::Error {
-                suggest(r, e, errors)
-            } else {
-                Vec::new()
-            },
-        })
-        .collect();
-    let descriptor = descriptor(r).ok();
-    let (tiling, tiling_error) = if findings.iter().any(|f| {
-        matches!(
-            f.error,
-            Error::Arity { .. }
-                | Error::Rank { .. }
-                | Error::GlobalDim { .. }
-                | Error::BoxDim { .. }
-                | Error::ElementStride { .. }
-        )
-    }) {
-        (
-            None,
-            Some(Error::Tiling(
-                "needs valid rank, globalDim, boxDim and elementStrides".into(),
-            )),
-        )
-    } else {
-        match tiling_view(r) {
-            Ok(t) => (Some(t), None),
-            Err(e) => (None, Some(e)),
-        }
-    };
-    let combined = if errors > 1 { combine(r) } else { None };
-    Report {
-        request: r.clone(),
-        combined,
-        findings,
-        descriptor,
-        tiling,
-        tiling_error,
-    }
 }

@@ -7,7 +7,9 @@
 //! shared-memory base aligned to the swizzle's repeat, 1024 bytes for 128B). Recast to elements
 //! of `b` bits, `M` moves by `log2(b) − 3`: for 16-bit elements 128B is `Sw<3,3,3>`.
 
-use super::{DataType, Swizzle as Mode};
+use std::fmt::Write as _;
+
+use super::{DataType, Request, Swizzle as Mode};
 use crate::algebra::atoms;
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, Swizzle};
 use crate::obligation::{Error, Result};
@@ -223,4 +225,53 @@ fn first_difference(
         }
     }
     Ok(None)
+}
+
+/// `tessera tma --smem LAYOUT`: is the box TMA writes with the request's swizzle exactly the layout
+/// `text` (in the expression language)? The readable answer, and whether it is.
+///
+/// Pre: none. Post: `Ok((t, true))` iff [`check`] finds no mismatch; `t` names the checked swizzle
+/// modes and atoms that write the box. Example: f16 box `[64, 64]` with swizzle 128B and
+/// `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))` gives `(_, true)`.
+pub fn text(r: &Request, text: &str) -> Result<(String, bool)> {
+    let want = crate::notation::eval(text)?
+        .to_any_layout()
+        .ok_or_else(|| Error::Type {
+            op: "tma --smem".into(),
+            position: 1,
+            expected: "a layout or a composed layout",
+            found: text.to_string(),
+        })?;
+    let c = check(r.dtype, &r.box_dims, r.swizzle, &want)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "\nshared memory (--smem):");
+    let _ = writeln!(out, "  TMA writes the box as {}", c.written);
+    let _ = writeln!(out, "  the consumer expects  {want}");
+    let ok = c.mismatch.is_none();
+    match &c.mismatch {
+        None => {
+            let _ = writeln!(
+                out,
+                "  equal as functions on all {} box elements: the swizzle {} matches",
+                r.box_dims.iter().product::<u64>(),
+                r.swizzle.name()
+            );
+        }
+        Some((crd, got, exp)) => {
+            let _ = writeln!(
+                out,
+                "error[tma_smem_mismatch] at box coordinate {crd} TMA writes element {got}, the consumer reads {exp}"
+            );
+            if c.modes_that_match.is_empty() {
+                let _ = writeln!(out, "  no TMA swizzle mode writes this layout");
+            }
+            for m in &c.modes_that_match {
+                let _ = writeln!(out, "  suggestion (checked): --swizzle {}", m.name());
+            }
+        }
+    }
+    for a in &c.atoms_that_match {
+        let _ = writeln!(out, "  atom (checked): {a} is what this descriptor writes");
+    }
+    Ok((out, ok))
 }

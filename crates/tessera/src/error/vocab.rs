@@ -9,8 +9,7 @@
 use std::fmt;
 
 use super::{Error, Result};
-use crate::layout::Layout;
-use crate::notation::Value;
+use crate::layout::Value;
 
 /// A proof obligation with its concrete values, printed in math notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -327,7 +326,7 @@ impl Obligation {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
-    /// The function name (as in [`crate::notation::expr::FUNCTIONS`]).
+    /// The function name (as in the expression language, `crate::notation::expr::FUNCTIONS`).
     pub op: String,
     /// The argument values.
     pub args: Vec<Value>,
@@ -484,34 +483,4 @@ impl Divides {
     pub const fn quotient(&self) -> i64 {
         self.b / self.a
     }
-}
-
-/// Builds the `Admissible` failure for `A ∘ B`; finds the leaf mode of B that fails on its own.
-pub(crate) fn inadmissible(a: &Layout, b: &Layout, reason: String) -> Error {
-    let mut mode = None;
-    let leaves: Vec<_> = b.leaves().collect();
-    if leaves.len() > 1 {
-        for (k, m) in leaves.iter().enumerate() {
-            if let Ok(leaf) = Layout::mode(m.shape, m.stride) {
-                if crate::algebra::composition(a, &leaf).is_err() {
-                    mode = Some((k, leaf.to_string()));
-                    break;
-                }
-            }
-        }
-    }
-    let mut f = Failure::boxed(
-        "composition",
-        Obligation::Admissible {
-            a: a.to_string(),
-            b: b.to_string(),
-            mode,
-            reason,
-        },
-    );
-    f.call = Some(Call {
-        op: "composition".into(),
-        args: vec![Value::Layout(a.clone()), Value::Layout(b.clone())],
-    });
-    Error::Inadmissible(f)
 }
