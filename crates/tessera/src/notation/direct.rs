@@ -12,8 +12,8 @@
 //! the general path's error.
 
 use super::expr::{apply, int_tuple_value, Value};
+use crate::error::{Error, Result};
 use crate::layout::{Builder, IntTuple, Layout};
-use crate::obligation::{Error, Result};
 
 /// Nesting (of calls and tuples together) beyond which the reader gives up; below the general
 /// parser's `MAX_DEPTH`, so the general path reports deep nesting.
