@@ -220,14 +220,17 @@ fn plain_string(line: &str, i: usize) -> Option<(&str, usize)> {
     if s.get(i) != Some(&b'"') {
         return None;
     }
-    let mut k = i + 1;
-    loop {
-        match *s.get(k)? {
-            b'"' => return Some((&line[i + 1..k], k + 1)),
-            b'\\' | 0..=0x1f => return None,
-            _ => k += 1,
-        }
+    let body = &line[i + 1..];
+    let end = body.find('"')?;
+    // Escapes and control characters (which JSON forbids raw) are serde_json's to read; this
+    // test over the whole contents has no early exit, so it runs a word at a time.
+    let odd = body.as_bytes()[..end]
+        .iter()
+        .fold(false, |odd, &b| odd | (b == b'\\') | (b < 0x20));
+    if odd {
+        return None;
     }
+    Some((&body[..end], i + 2 + end))
 }
 
 /// The end of a JSON id at `i` that is an integer (`-?(0|[1-9][0-9]*)`), a string without
@@ -467,8 +470,18 @@ fn answer_piece(out: &mut String, piece: &Piece, limit: u64) {
         Piece::TooLarge(n) => too_large_into(out, *n),
         Piece::Lines(bytes) => {
             let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-            for line in bytes.split(|&b| b == b'\n') {
-                answer_bytes(out, line, limit);
+            // A chunk that is UTF-8 as a whole has UTF-8 lines (`\n` is never inside a character).
+            match std::str::from_utf8(bytes) {
+                Ok(text) => {
+                    for line in text.split('\n') {
+                        answer_text(out, line, limit);
+                    }
+                }
+                Err(_) => {
+                    for line in bytes.split(|&b| b == b'\n') {
+                        answer_bytes(out, line, limit);
+                    }
+                }
             }
         }
     }
@@ -482,13 +495,22 @@ fn too_large_into(out: &mut String, n: u64) {
     out.push('\n');
 }
 
+/// Appends the answer to one line of text (without its `\n`).
+#[inline]
+fn answer_text(out: &mut String, line: &str, limit: u64) {
+    if line.len() as u64 > limit {
+        return too_large_into(out, line.len() as u64);
+    }
+    answer_into(out, line.strip_suffix('\r').unwrap_or(line));
+}
+
 /// Appends the answer to one line's bytes (without its `\n`).
 fn answer_bytes(out: &mut String, line: &[u8], limit: u64) {
     if line.len() as u64 > limit {
         return too_large_into(out, line.len() as u64);
     }
     match std::str::from_utf8(line) {
-        Ok(t) => answer_into(out, t.strip_suffix('\r').unwrap_or(t)),
+        Ok(t) => answer_text(out, t, limit),
         Err(e) => {
             out.push_str(&with_id(
                 "null",

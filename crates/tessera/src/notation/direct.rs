@@ -34,17 +34,31 @@ pub fn eval(text: &str) -> Option<Result<Value>> {
         pos: 0,
         depth: 0,
         err: None,
+        stack: STACK.take(),
     };
-    let mut out = Vec::with_capacity(1);
-    r.expr(&mut out)?;
-    r.skip_ws();
-    if r.pos != r.s.len() {
+    let read = r.expr().is_some() && {
+        r.skip_ws();
+        r.pos == r.s.len()
+    };
+    let value = r.stack.pop();
+    // The stack's storage serves the next expression of this thread (unless it grew large).
+    let mut stack = std::mem::take(&mut r.stack);
+    if stack.capacity() <= 64 {
+        stack.clear();
+        STACK.set(stack);
+    }
+    if !read {
         return None;
     }
     Some(match r.err {
         Some(e) => Err(e),
-        None => out.pop().ok_or_else(|| Error::overflow("expression")),
+        None => value.ok_or_else(|| Error::overflow("expression")),
     })
+}
+
+thread_local! {
+    /// The value stack of [`Reader`], kept between expressions (no allocation per expression).
+    static STACK: std::cell::Cell<Vec<Value>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 struct Reader<'a> {
@@ -55,6 +69,9 @@ struct Reader<'a> {
     /// The first evaluation error; once set, the rest is only read (for syntax), not evaluated,
     /// and `_` stands in for the values not computed.
     err: Option<Error>,
+    /// Values read and not yet consumed: the arguments of the calls and the items of the tuples
+    /// being read, innermost last.
+    stack: Vec<Value>,
 }
 
 impl Reader<'_> {
@@ -79,8 +96,8 @@ impl Reader<'_> {
     }
 
     /// `expr := term (':' term)?` (chains with `o` are left to the general path), at one more
-    /// level of nesting; pushes its value onto `out`.
-    fn expr(&mut self, out: &mut Vec<Value>) -> Option<()> {
+    /// level of nesting; pushes its value onto the stack.
+    fn expr(&mut self) -> Option<()> {
         self.depth += 1;
         if self.depth > MAX_NEST {
             return None;
@@ -91,7 +108,7 @@ impl Reader<'_> {
             _ if self.at_int() => {
                 let v = self.int()?;
                 if self.peek() != Some(b':') {
-                    out.push(Value::Int(v));
+                    self.stack.push(Value::Int(v));
                     self.depth -= 1;
                     return Some(());
                 }
@@ -103,19 +120,19 @@ impl Reader<'_> {
         let shape = match shape {
             Some(t) => {
                 if self.peek() != Some(b':') {
-                    out.push(int_tuple_value(&t));
+                    self.stack.push(int_tuple_value(&t));
                     self.depth -= 1;
                     return Some(());
                 }
                 Some(t)
             }
             None => {
-                self.term(out)?;
+                self.term()?;
                 if self.peek() != Some(b':') {
                     self.depth -= 1;
                     return Some(());
                 }
-                out.pop()?.to_int_tuple()
+                self.stack.pop()?.to_int_tuple()
             }
         };
         self.pos += 1;
@@ -129,15 +146,15 @@ impl Reader<'_> {
         };
         self.depth -= 1;
         if self.err.is_some() {
-            out.push(Value::Under);
+            self.stack.push(Value::Under);
             return Some(());
         }
         let (s, d) = (shape?, stride?);
         match Layout::new(&s, &d) {
-            Ok(l) => out.push(Value::Layout(l)),
+            Ok(l) => self.stack.push(Value::Layout(l)),
             Err(e) => {
                 self.fail(e);
-                out.push(Value::Under);
+                self.stack.push(Value::Under);
             }
         }
         Some(())
@@ -145,9 +162,8 @@ impl Reader<'_> {
 
     /// A term read in full, as an integer tuple if it is one (`Some(None)` if not).
     fn term_ints(&mut self) -> Option<Option<IntTuple>> {
-        let mut one = Vec::with_capacity(1);
-        self.term(&mut one)?;
-        Some(one.pop()?.to_int_tuple())
+        self.term()?;
+        Some(self.stack.pop()?.to_int_tuple())
     }
 
     /// An integer at `pos` (digits, `-digits`, `_digits`, `_-digits`); `None` if it does not fit.
@@ -247,18 +263,21 @@ impl Reader<'_> {
     }
 
     /// `term := INT | '_' | '(' expr (',' expr)* ')' | NAME '(' …`; pushes its value.
-    fn term(&mut self, out: &mut Vec<Value>) -> Option<()> {
+    fn term(&mut self) -> Option<()> {
         match self.peek()? {
-            _ if self.at_int() => out.push(Value::Int(self.int()?)),
+            _ if self.at_int() => {
+                let v = self.int()?;
+                self.stack.push(Value::Int(v));
+            }
             b'_' => {
                 self.pos += 1;
-                out.push(Value::Under);
+                self.stack.push(Value::Under);
             }
             b'(' => {
                 self.pos += 1;
-                let mut items = Vec::new();
+                let base = self.stack.len();
                 loop {
-                    self.expr(&mut items)?;
+                    self.expr()?;
                     match self.peek()? {
                         b',' => {
                             self.pos += 1;
@@ -274,16 +293,17 @@ impl Reader<'_> {
                         _ => return None,
                     }
                 }
-                out.push(Value::Tuple(items));
+                let items = self.stack.split_off(base);
+                self.stack.push(Value::Tuple(items));
             }
-            c if c.is_ascii_alphabetic() => self.call(out)?,
+            c if c.is_ascii_alphabetic() => self.call()?,
             _ => return None,
         }
         Some(())
     }
 
     /// `NAME '(' [expr (',' expr)*] ')'`, evaluated when read; pushes its value.
-    fn call(&mut self, out: &mut Vec<Value>) -> Option<()> {
+    fn call(&mut self) -> Option<()> {
         let start = self.pos;
         while self.pos < self.s.len()
             && (self.s[self.pos].is_ascii_alphanumeric() || self.s[self.pos] == b'_')
@@ -303,12 +323,12 @@ impl Reader<'_> {
         if self.depth > MAX_NEST {
             return None;
         }
-        let mut args = Vec::with_capacity(2);
+        let base = self.stack.len();
         if self.peek()? == b')' {
             self.pos += 1;
         } else {
             loop {
-                self.expr(&mut args)?;
+                self.expr()?;
                 match self.peek()? {
                     b',' => self.pos += 1,
                     b')' => {
@@ -320,18 +340,20 @@ impl Reader<'_> {
             }
         }
         self.depth -= 1;
-        if self.err.is_some() {
-            out.push(Value::Under);
-            return Some(());
-        }
-        // ASCII text: the column is the byte offset plus one.
-        match apply(name, args, start + 1) {
-            Ok(v) => out.push(v),
-            Err(e) => {
-                self.fail(e);
-                out.push(Value::Under);
+        let v = if self.err.is_some() {
+            Value::Under
+        } else {
+            // ASCII text: the column is the byte offset plus one.
+            match apply(name, &self.stack[base..], start + 1) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.fail(e);
+                    Value::Under
+                }
             }
-        }
+        };
+        self.stack.truncate(base);
+        self.stack.push(v);
         Some(())
     }
 }

@@ -161,19 +161,19 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
-            apply(name, vals, *col)
+            apply(name, &vals, *col)
         }
     }
 }
 
 /// The function `name` of the expression language on evaluated arguments; `col` is the column of
 /// the call (for `unknown_function`).
-pub(crate) fn apply(name: &str, vals: Vec<Value>, col: usize) -> Result<Value> {
+pub(crate) fn apply(name: &str, vals: &[Value], col: usize) -> Result<Value> {
     if vals.iter().any(Value::is_swizzled) {
-        return call_swizzled(name, &vals, col).map_err(|e| e.in_call(name, vals));
+        return call_swizzled(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()));
     }
     // The failure remembers the outermost call, from which suggestions are derived.
-    call(name, &vals, col).map_err(|e| e.in_call(name, vals))
+    call(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()))
 }
 
 struct Args<'a> {

@@ -25,8 +25,10 @@ pub fn push_int(out: &mut String, v: i64) {
     if v < 0 {
         out.push('-');
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    out.reserve(buf.len() - at);
+    for &d in &buf[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Appends `v` as its `Display` prints it.
