@@ -221,7 +221,7 @@ fn plain_string(line: &str, i: usize) -> Option<(&str, usize)> {
         return None;
     }
     let body = &line[i + 1..];
-    let end = body.find('"')?;
+    let end = memchr::memchr(b'"', body.as_bytes())?;
     // Escapes and control characters (which JSON forbids raw) are serde_json's to read; this
     // test over the whole contents has no early exit, so it runs a word at a time.
     let odd = body.as_bytes()[..end]
@@ -473,9 +473,12 @@ fn answer_piece(out: &mut String, piece: &Piece, limit: u64) {
             // A chunk that is UTF-8 as a whole has UTF-8 lines (`\n` is never inside a character).
             match std::str::from_utf8(bytes) {
                 Ok(text) => {
-                    for line in text.split('\n') {
-                        answer_text(out, line, limit);
+                    let mut start = 0;
+                    for end in memchr::memchr_iter(b'\n', bytes) {
+                        answer_text(out, &text[start..end], limit);
+                        start = end + 1;
                     }
+                    answer_text(out, &text[start..], limit);
                 }
                 Err(_) => {
                     for line in bytes.split(|&b| b == b'\n') {

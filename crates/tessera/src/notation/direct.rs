@@ -13,7 +13,7 @@
 
 use super::expr::{apply, int_tuple_value, Value};
 use crate::error::{Error, Result};
-use crate::layout::{Builder, IntTuple, Layout};
+use crate::layout::{Builder, IntTuple, Layout, Mode};
 
 /// Nesting (of calls and tuples together) beyond which the reader gives up; below the general
 /// parser's `MAX_DEPTH`, so the general path reports deep nesting.
@@ -61,6 +61,17 @@ thread_local! {
     static STACK: std::cell::Cell<Vec<Value>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// The most parentheses and integers one side of a [`Reader::layout_literal`] may have.
+const EVENTS: usize = 48;
+
+/// One step of an integer tuple in pre-order.
+#[derive(Clone, Copy)]
+enum Ev {
+    Open,
+    Close,
+    Leaf(i64),
+}
+
 struct Reader<'a> {
     s: &'a [u8],
     text: &'a str,
@@ -101,6 +112,12 @@ impl Reader<'_> {
         self.depth += 1;
         if self.depth > MAX_NEST {
             return None;
+        }
+        // The common case first: a `shape:stride` literal of integer tuples, built as one tree.
+        if let Some(l) = self.layout_literal() {
+            self.stack.push(Value::Layout(l));
+            self.depth -= 1;
+            return Some(());
         }
         // An integer or a tuple of integers is kept as a tree until it is known whether it is
         // the shape of a layout.
@@ -158,6 +175,96 @@ impl Reader<'_> {
             }
         }
         Some(())
+    }
+
+    /// A `shape:stride` literal at `pos` whose sides are congruent integer tuples (at most
+    /// [`EVENTS`] parentheses and integers each) with every shape ≥ 1: the layout, built in one
+    /// pass, as `Layout::new` builds it. `None`, with the position restored, for anything else
+    /// (the general steps read it then, and give its error if it has one).
+    fn layout_literal(&mut self) -> Option<Layout> {
+        let start = self.pos;
+        let r = self.layout_literal_at();
+        if r.is_none() {
+            self.pos = start;
+        }
+        r
+    }
+
+    fn layout_literal_at(&mut self) -> Option<Layout> {
+        let mut shape = [Ev::Open; EVENTS];
+        let ns = self.events(&mut shape)?;
+        if self.peek() != Some(b':') {
+            return None;
+        }
+        self.pos += 1;
+        let mut stride = [Ev::Open; EVENTS];
+        let nd = self.events(&mut stride)?;
+        if ns != nd {
+            return None;
+        }
+        let mut b = Builder::new();
+        for (s, d) in shape[..ns].iter().zip(&stride[..nd]) {
+            match (*s, *d) {
+                (Ev::Open, Ev::Open) => b.open(),
+                (Ev::Close, Ev::Close) => b.close(),
+                (Ev::Leaf(s), Ev::Leaf(d)) if s >= 1 => b.leaf(Mode::new(s, d)),
+                _ => return None,
+            }
+        }
+        Some(Layout::from_tree(b.finish()))
+    }
+
+    /// An integer, or a parenthesised tuple of integers, at `pos`, as its pre-order events; the
+    /// number of events, or `None` (position not restored) if it is anything else or too long.
+    fn events(&mut self, ev: &mut [Ev; EVENTS]) -> Option<usize> {
+        let mut n = 0usize;
+        let mut push = |e: Ev| -> Option<()> {
+            *ev.get_mut(n)? = e;
+            n += 1;
+            Some(())
+        };
+        self.skip_ws();
+        if self.at_int() {
+            push(Ev::Leaf(self.int()?))?;
+            return Some(n);
+        }
+        if self.s.get(self.pos) != Some(&b'(') {
+            return None;
+        }
+        let mut open = 0usize;
+        loop {
+            match self.peek()? {
+                b'(' => {
+                    open += 1;
+                    if self.depth + open > MAX_NEST {
+                        return None;
+                    }
+                    self.pos += 1;
+                    push(Ev::Open)?;
+                    continue;
+                }
+                _ if self.at_int() => push(Ev::Leaf(self.int()?))?,
+                _ => return None,
+            }
+            loop {
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        if self.peek() != Some(b')') {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    b')' => self.pos += 1,
+                    _ => return None,
+                }
+                push(Ev::Close)?;
+                open -= 1;
+                if open == 0 {
+                    return Some(n);
+                }
+            }
+        }
     }
 
     /// A term read in full, as an integer tuple if it is one (`Some(None)` if not).
@@ -402,6 +509,15 @@ mod tests {
             "make_swizzle(7,56)",
             "coalesce_trace((2,(1,6)):(1,(6,2)))",
             "size(complement((2,2):(1,1)), no_such(1))",
+            "((4)):((1))",
+            " ( 2 , ( 3 , 4 ) ) : ( 1 , ( 2 , 6 ) ) ",
+            "(2,3):(1,(2,3))",
+            "(0,1):(1,1)",
+            "4:(1,2)",
+            "(4,):(-1,)",
+            "_4:_-1",
+            "size((1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1):(0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0))",
+            "coalesce((2,(3,(4,(5,(6,(7,(8,9))))))):(1,(2,(6,(24,(120,(720,(5040,40320))))))))",
         ] {
             same(t);
         }
