@@ -6,8 +6,8 @@
     inductive types.  [bridge/main.ml] converts at the edges. *)
 
 From Coq Require Extraction.
-From Tessera Require Import Swizzle Bridge Composition BridgeComplement.
+From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
-  complementZ swizzle.
+  complementZ complementSZ swizzle.

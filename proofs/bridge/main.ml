@@ -9,6 +9,9 @@
                              stride and the candidate's k modes for it
      g M e1 s1 e2 s2 ... ->  complementZ [(e1,s1); ...] M: the modes, or "E"
                              when it refuses (None)
+     h k M1 .. Mk e1 s1 ...
+                         ->  complementSZ [(e1,s1); ...] [M1; ...; Mk]: the
+                             complement with a shape cotarget, or "E"
      s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
@@ -100,6 +103,14 @@ let answer line =
   | "g" :: m :: ints -> (
       let a = coq_of_list (modes_of_ints (List.map int_of_string ints)) in
       match complementZ a (z_of_int (int_of_string m)) with
+      | Some r -> show r
+      | None -> "E")
+  | "h" :: k :: ints -> (
+      let cot, rest = take (int_of_string k) (function
+          | m :: r -> (z_of_int (int_of_string m), r)
+          | [] -> failwith "truncated cotarget") ints in
+      let a = coq_of_list (modes_of_ints (List.map int_of_string rest)) in
+      match complementSZ a (coq_of_list cot) with
       | Some r -> show r
       | None -> "E")
   | _ -> failwith ("bad request: " ^ line)

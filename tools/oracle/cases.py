@@ -566,6 +566,22 @@ def random_cases(seed=20261123):
     return out
 
 
+# Issue 17: complements of injective layouts that are not tractable (CuTe answers with floor
+# division; the pair leaves holes), and divides and products built on them.  Appended after the
+# random cases so that the ids of earlier records do not move.
+ISSUE17 = [
+    "complement((2,2):(1,3))", "complement((2,2):(1,3),12)", "complement((5,2):(8,64),97)",
+    "complement((8,2):(64,3),1808)", "complement((8,2):(64,3))", "complement((3,2):(1,4),(4,5))",
+    "complement((2,3):(5,1))", "complement((4,3):(3,16),100)", "complement((2,2,2):(1,3,8),64)",
+    "logical_divide(97:1,(5,2):(8,64))", "logical_divide(64:1,(2,2):(1,3))",
+    "logical_divide((8,16):(16,1),(2,2):(1,3))", "zipped_divide((16,16):(1,16),((2,2):(1,3),4:1))",
+    "tiled_divide(128:1,(4,2):(1,10))", "flat_divide(128:1,(4,2):(1,10))",
+    "logical_product((2,2):(1,3),4:1)", "logical_product((4,6):(1,6),(2,2):(1,2))",
+    "zipped_product((2,2):(1,3),(3:1))", "tiled_product((3,2):(1,4),2:1)",
+    "blocked_product((2,2):(1,3),(2,2):(1,2))", "raked_product((2,2):(1,3),(2,2):(1,2))",
+]
+
+
 def all_cases():
     cases = []
     for src, e in HAND + cutlass_test_cases():
@@ -573,4 +589,8 @@ def all_cases():
         assert f"{op}(" + ",".join(expr(a) for a in args) + ")" == e, e
         cases.append((src, op, args))
     cases += random_cases()
+    for e in ISSUE17:
+        op, args = parse_call(e)
+        assert f"{op}(" + ",".join(expr(a) for a in args) + ")" == e, e
+        cases.append(("issue-17", op, args))
     return cases

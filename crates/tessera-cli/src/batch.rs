@@ -150,19 +150,29 @@ fn body(r: &Request) -> Json {
 }
 
 fn expr(text: &str, pycute: bool) -> Json {
-    expr_json(tessera::notation::eval(text), pycute)
+    expr_json(tessera::notation::eval_noted(text), pycute)
 }
 
-fn expr_json(r: tessera::Result<tessera::notation::Value>, pycute: bool) -> Json {
-    match r {
-        Ok(v) => {
+fn expr_json(
+    (r, notes): (
+        tessera::Result<tessera::notation::Value>,
+        Vec<tessera::obligation::Note>,
+    ),
+    pycute: bool,
+) -> Json {
+    match (r, notes) {
+        (Ok(v), notes) => {
             let s = match (&v, pycute) {
                 (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                 _ => v.to_string(),
             };
-            json!({"ok": s})
+            if notes.is_empty() {
+                json!({"ok": s})
+            } else {
+                json!({"ok": s, "notes": notes_json(&notes)})
+            }
         }
-        Err(e) => json!({"error": {
+        (Err(e), _) => json!({"error": {
             "code": e.code(),
             "message": e.to_string(),
             "obligation": e.obligation().to_string(),
@@ -170,6 +180,21 @@ fn expr_json(r: tessera::Result<tessera::notation::Value>, pycute: bool) -> Json
             "suggestions": e.suggestions(),
         }}),
     }
+}
+
+/// The `"notes"` of an `ok` answer (docs/batch.md): one object per note.
+fn notes_json(notes: &[tessera::obligation::Note]) -> Json {
+    notes
+        .iter()
+        .map(|n| {
+            json!({
+                "code": n.code,
+                "message": n.message,
+                "obligation": n.obligation,
+                "hole": n.hole,
+            })
+        })
+        .collect()
 }
 
 fn schedule(text: &str) -> Json {
@@ -326,8 +351,8 @@ fn fast_request(line: &str) -> Option<FastRequest<'_>> {
 /// Appends the answer to an `expr` request (no newline): `{"id":ID,"ok":"TEXT"}` written
 /// directly, an error through serde_json.
 fn expr_into(out: &mut String, id: &str, text: &str, pycute: bool) {
-    match tessera::notation::eval(text) {
-        Ok(v) => {
+    match tessera::notation::eval_noted(text) {
+        (Ok(v), notes) if notes.is_empty() => {
             out.push_str("{\"id\":");
             out.push_str(id);
             out.push_str(",\"ok\":\"");
@@ -347,7 +372,7 @@ fn expr_into(out: &mut String, id: &str, text: &str, pycute: bool) {
             }
             out.push_str("\"}");
         }
-        Err(e) => out.push_str(&with_id(id, &expr_json(Err(e), pycute))),
+        noted => out.push_str(&with_id(id, &expr_json(noted, pycute))),
     }
 }
 

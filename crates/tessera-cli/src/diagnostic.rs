@@ -107,6 +107,37 @@ pub fn render(input: &str, e: &Error) -> String {
     render_with(input, e, stderr_colour())
 }
 
+/// A note that travels with a successful result, in the same style (yellow `warning[CODE]`):
+///
+/// ```text
+/// warning[complement_holes]: complement: (A, R) = ((2,2),1):((1,3),0) leaves holes in [0, 5): …
+///  --> complement((2,2):(1,3))
+///   = obligation: s_i·d_i ∣ d_{i+1} (sorted by stride), here 2·1 ∣ 3
+/// ```
+pub fn render_note_with(input: &str, n: &tessera::obligation::Note, colour: bool) -> String {
+    let st = Style { on: colour };
+    let mut out = format!(
+        "{}{}\n",
+        st.paint("1;33", &format!("warning[{}]", n.code)),
+        st.bold(&format!(": {n}"))
+    );
+    if !input.contains('\n') && !input.is_empty() && input.len() <= 200 {
+        out.push_str(&format!(" {} {input}\n", st.blue("-->")));
+    }
+    out.push_str(&format!(
+        "  {} obligation: {}, here {}\n",
+        st.blue("="),
+        n.symbolic,
+        n.obligation
+    ));
+    out
+}
+
+/// [`render_note_with`], coloured when stderr is a terminal and `NO_COLOR` is not set.
+pub fn render_note(input: &str, n: &tessera::obligation::Note) -> String {
+    render_note_with(input, n, stderr_colour())
+}
+
 #[cfg(test)]
 mod tests {
     use super::render_with;

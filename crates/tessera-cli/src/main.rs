@@ -104,8 +104,8 @@ fn main() -> ExitCode {
                 None => rc,
             }
         }
-        Command::Eval { expr, pycute, .. } => match tessera::notation::eval(&expr) {
-            Ok(v) => {
+        Command::Eval { expr, pycute, .. } => match tessera::notation::eval_noted(&expr) {
+            (Ok(v), notes) => {
                 let text = match (&v, pycute) {
                     (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
                     (v, true) if v.to_any_layout().is_some() => {
@@ -115,9 +115,12 @@ fn main() -> ExitCode {
                     _ => v.to_string(),
                 };
                 out(&format!("{text}\n"));
+                for n in &notes {
+                    let _ = write!(std::io::stderr(), "{}", diagnostic::render_note(&expr, n));
+                }
                 ExitCode::SUCCESS
             }
-            Err(e) => {
+            (Err(e), _) => {
                 let _ = write!(std::io::stderr(), "{}", diagnostic::render(&expr, &e));
                 exit::status(e.code())
             }
@@ -153,6 +156,26 @@ fn explain(code: &str) -> ExitCode {
             let _ = writeln!(o, "{c}: {ob}\n\n{text}\n");
             let _ = writeln!(o, "exit status: {}", exit::status_number(c));
             let _ = writeln!(o, "\nminimal example:\n  {ex}");
+            out(&o);
+            return ExitCode::SUCCESS;
+        }
+        if let Some((c, ex, text)) = tessera::obligation::note::NOTE_CODES
+            .iter()
+            .find(|e| e.0 == code)
+        {
+            let _ = writeln!(
+                o,
+                "{c} (a note: the result is returned, with this warning)\n"
+            );
+            let _ = writeln!(o, "{text}\n\nexample:\n  tessera eval '{ex}'\n");
+            if let (Ok(v), notes) = tessera::notation::eval_noted(ex) {
+                let _ = writeln!(o, "  {v}");
+                for n in &notes {
+                    for line in diagnostic::render_note_with(ex, n, false).lines() {
+                        let _ = writeln!(o, "  {line}");
+                    }
+                }
+            }
             out(&o);
             return ExitCode::SUCCESS;
         }

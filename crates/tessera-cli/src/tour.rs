@@ -193,7 +193,7 @@ fn ragged_section(t: &mut Tour) {
     );
     t.say("  bound guards them (the domain engine's minimal predicate), and what TMA does there:");
     let expr = "zipped_divide((1000,4096):(4096,1),(128,64))";
-    match crate::ragged::report(expr, Some("m,k"), tessera::tma::DataType::F16, false) {
+    match tessera::tma::ragged::report(expr, Some("m,k"), tessera::tma::DataType::F16, false) {
         Ok(text) => {
             for line in text.lines() {
                 t.say(&format!("    | {line}"));

@@ -235,3 +235,40 @@ fn explain_describes_every_code_and_rejects_unknown_ones() {
     assert!(err.contains("unknown error code `no_such_code`"), "{err}");
     assert!(err.contains("divisibility"), "{err}");
 }
+
+/// Issue 17: a complement that leaves holes is answered (CuTe C++'s text) with a note: on stderr
+/// for `eval` (exit 0), as `"notes"` of the `ok` answer for `batch`; `complement_exact` refuses.
+#[test]
+fn complement_with_holes_is_answered_with_a_note() {
+    let (code, out, err) = tessera(&["eval", "complement((8,2):(64,3),1808)"], None);
+    assert_eq!((code, out.as_str()), (0, "(3,10,4):(1,6,512)\n"));
+    assert!(err.starts_with("warning[complement_holes]: "), "{err}");
+    assert!(err.contains("no pair reaches 60"), "{err}");
+    assert!(err.contains("here 2·3 ∣ 64"), "{err}");
+    let (code, out, err) = tessera(&["eval", "complement(4:2,24)"], None);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "(2,3):(1,8)\n", ""));
+    let (code, _, err) = tessera(&["eval", "complement_exact((8,2):(64,3),1808)"], None);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error[not_complementable]"), "{err}");
+    let input = concat!(
+        "{\"id\": 1, \"expr\": \"complement((5,2):(8,64),97)\"}\n",
+        "{\"id\": 2, \"expr\": \"logical_divide(64:1,(2,2):(1,3))\"}\n",
+        "{\"id\": 3, \"expr\": \"complement(4:2,24)\"}\n",
+    );
+    let (code, out, _) = tessera(&["batch"], Some(input));
+    assert_eq!(code, 0);
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v[0]["ok"], "8:1");
+    assert_eq!(v[0]["notes"][0]["code"], "complement_holes");
+    assert_eq!(v[0]["notes"][0]["hole"], 40);
+    assert_eq!(v[0]["notes"][0]["obligation"], "5·8 ∣ 64");
+    assert_eq!(v[1]["ok"], "((2,2),11):((1,3),6)");
+    assert_eq!(v[1]["notes"][0]["hole"], 2);
+    assert_eq!(v[2], serde_json::json!({"id": 3, "ok": "(2,3):(1,8)"}));
+    let (code, out, _) = tessera(&["explain", "complement_holes"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("warning[complement_holes]"), "{out}");
+}

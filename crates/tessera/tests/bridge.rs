@@ -9,14 +9,16 @@
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`). This test generates layouts with a fixed seed, asks both sides and
-//! requires the same modes. It is `#[ignore]`d because it needs that executable; CI runs it with
+//! requires the same modes; it also requires the extracted certificate to refuse perturbed
+//! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
+//! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
 //! `bash proofs/bridge/run.sh` (which builds the executable and sets `TESSERA_EXTRACTED`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
-use tessera::algebra::{coalesce, complement, complement1, composition};
+use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
 use tessera::layout::{IntTuple, Swizzle};
 use tessera::Layout;
 
@@ -188,19 +190,21 @@ fn rank1_complement_agrees_with_the_extracted_proof() {
     compare("complement (rank 1)", &req2, &rust2);
 }
 
-/// Whenever Rust accepts a composition by its closed-form certificate (`is_admissible` reports
-/// `!by_enumeration`; `composition` then returns CuTe's candidate), the extracted, proved
-/// certificate accepts the same candidate: so every such result is covered by
-/// `certificate_sound` (`R(c) = A(B(c))` on B's domain). On these 100,000 admissible cases the
-/// converse holds too: no result that Rust did not certify is accepted by the proved certificate.
-#[test]
-#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
-fn certified_compositions_are_certified_by_the_proof() {
+/// A composition case: A's modes, B's leaves as (stride, the candidate's pieces (extent, stride)
+/// for that leaf), and whether Rust accepted the result by its closed-form certificate.
+struct CompositionCase {
+    a: Vec<(i64, i64)>,
+    leaves: Vec<(i64, Vec<(i64, i64)>)>,
+    rust_certified: bool,
+}
+
+/// `CASES` compositions Rust accepts (A of rank <= 4, often compact; B flat of rank 1 to 3),
+/// and how many it refused on the way.
+fn composition_cases() -> (Vec<CompositionCase>, usize) {
     let mut rng = Rng(0xC0_3B05_1710_0004);
-    let mut requests = Vec::new();
-    let mut rust_certified = Vec::new();
+    let mut cases = Vec::with_capacity(CASES);
     let mut refused = 0;
-    while requests.len() < CASES {
+    while cases.len() < CASES {
         let signed = rng.range(0, 9) == 0;
         let mut a = random_modes(&mut rng, signed);
         if a.is_empty() {
@@ -234,25 +238,53 @@ fn certified_compositions_are_certified_by_the_proof() {
             continue;
         };
         assert_eq!(r.rank(), rank_b, "composition mirrors B's modes");
-        let mut req = format!("x {}", a.len());
-        for (e, s) in &a {
-            req.push_str(&format!(" {e} {s}"));
-        }
-        req.push_str(&format!(" {rank_b}"));
-        for (mode, (_, d)) in r.modes().zip(&b) {
-            let pieces: Vec<_> = mode.leaves().collect();
-            req.push_str(&format!(" {d} {}", pieces.len()));
-            for p in pieces {
-                req.push_str(&format!(" {} {}", p.shape, p.stride));
-            }
-        }
-        requests.push(req);
-        rust_certified.push(dec.holds && !dec.by_enumeration);
+        let leaves = r
+            .modes()
+            .zip(&b)
+            .map(|(mode, &(_, d))| (d, mode.leaves().map(|p| (p.shape, p.stride)).collect()))
+            .collect();
+        cases.push(CompositionCase {
+            a,
+            leaves,
+            rust_certified: dec.holds && !dec.by_enumeration,
+        });
     }
+    (cases, refused)
+}
+
+/// The extracted executable's request for the certificate of `leaves` against `a`.
+fn certificate_request(a: &[(i64, i64)], leaves: &[(i64, Vec<(i64, i64)>)]) -> String {
+    let mut req = format!("x {}", a.len());
+    for (e, s) in a {
+        req.push_str(&format!(" {e} {s}"));
+    }
+    req.push_str(&format!(" {}", leaves.len()));
+    for (d, pieces) in leaves {
+        req.push_str(&format!(" {d} {}", pieces.len()));
+        for (r, rho) in pieces {
+            req.push_str(&format!(" {r} {rho}"));
+        }
+    }
+    req
+}
+
+/// Whenever Rust accepts a composition by its closed-form certificate (`is_admissible` reports
+/// `!by_enumeration`; `composition` then returns CuTe's candidate), the extracted, proved
+/// certificate accepts the same candidate: so every such result is covered by
+/// `certificate_sound` (`R(c) = A(B(c))` on B's domain). On these 100,000 admissible cases the
+/// converse holds too: no result that Rust did not certify is accepted by the proved certificate.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn certified_compositions_are_certified_by_the_proof() {
+    let (cases, refused) = composition_cases();
+    let requests: Vec<String> = cases
+        .iter()
+        .map(|c| certificate_request(&c.a, &c.leaves))
+        .collect();
     let coq = extracted(&requests);
     let (mut both, mut coq_only, mut bad) = (0, 0, 0);
-    for ((req, &rust), c) in requests.iter().zip(&rust_certified).zip(&coq) {
-        match (rust, c.as_str()) {
+    for ((req, case), c) in requests.iter().zip(&cases).zip(&coq) {
+        match (case.rust_certified, c.as_str()) {
             (true, "1") => both += 1,
             (true, _) => {
                 if bad < 10 {
@@ -284,7 +316,140 @@ fn certified_compositions_are_certified_by_the_proof() {
     );
 }
 
-/// Rust's `complement(A, M)` (integer cotarget) against the extracted `complementZ`: the same
+/// A's function at `0 <= i < size(A)`: the colexicographic digits of `i` against the strides.
+fn eval_flat(a: &[(i64, i64)], mut i: i64) -> i64 {
+    let mut v = 0;
+    for &(e, s) in a {
+        v += (i % e) * s;
+        i /= e;
+    }
+    v
+}
+
+/// Whether the candidate `leaves` is wrong for `A ∘ B`, B having leaf `i` of extent
+/// `Π r` over the pieces of leaf `i` and stride `d_i`: some `c` in B's domain with
+/// `0 <= B(c) < size(A)` has `R(c) != A(B(c))`. (Past `size(A)` the value of A is CuTe's
+/// extension of its last mode, which the test does not judge.)
+fn candidate_is_wrong(a: &[(i64, i64)], leaves: &[(i64, Vec<(i64, i64)>)]) -> bool {
+    let size_a: i64 = a.iter().map(|m| m.0).product();
+    let extents: Vec<i64> = leaves
+        .iter()
+        .map(|(_, p)| p.iter().map(|q| q.0).product())
+        .collect();
+    let total: i64 = extents.iter().product();
+    for mut idx in 0..total {
+        let (mut bc, mut rc) = (0, 0);
+        for ((d, pieces), &s) in leaves.iter().zip(&extents) {
+            let mut c = idx % s;
+            idx /= s;
+            bc += c * d;
+            for &(r, rho) in pieces {
+                rc += (c % r) * rho;
+                c /= r;
+            }
+        }
+        if (0..size_a).contains(&bc) && rc != eval_flat(a, bc) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The mutation check of the certificate: each certified case is perturbed 4 times (a piece's stride
+/// moved by ±1 or ±2, a piece's extent grown by 1 or 2, a leaf's stride moved by ±1, two
+/// neighbouring pieces of a leaf merged or their strides swapped), and whenever the perturbed candidate is wrong (by brute force, on B's
+/// values inside A's domain) the extracted certificate must refuse it. A sound certificate
+/// (`certificate_sound`) always does; one loosened by dropping a test (the stride equation,
+/// the digit load, the place divisibility, the zero-stride rule) accepts some of these, so the
+/// bridge fails if the extracted certificate drifts from the proved one in that direction.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn the_extracted_certificate_refuses_wrong_candidates() {
+    let (cases, _) = composition_cases();
+    let mut rng = Rng(0x3A7A_7E5C_E271_F1ED);
+    let mut requests = Vec::new();
+    let mut kinds = Vec::new();
+    for case in cases
+        .iter()
+        .filter(|c| c.rust_certified)
+        .flat_map(|c| [c; 4])
+    {
+        let mut leaves = case.leaves.clone();
+        let kind = rng.range(0, 3) as usize;
+        // Merging or swapping needs a leaf of two pieces or more.
+        let multi: Vec<usize> = (0..leaves.len())
+            .filter(|&i| leaves[i].1.len() >= 2)
+            .collect();
+        let li = if kind == 3 && !multi.is_empty() {
+            multi[rng.range(0, multi.len() as i64 - 1) as usize]
+        } else {
+            rng.range(0, leaves.len() as i64 - 1) as usize
+        };
+        let n = leaves[li].1.len();
+        let pi = rng.range(0, n as i64 - 1) as usize;
+        let kind = match kind {
+            0 => {
+                leaves[li].1[pi].1 += [-2, -1, 1, 2][rng.range(0, 3) as usize];
+                0
+            }
+            1 => {
+                leaves[li].1[pi].0 += rng.range(1, 2);
+                1
+            }
+            3 if n >= 2 => {
+                let pj = if pi + 1 < n { pi } else { pi - 1 };
+                if rng.range(0, 1) == 0 {
+                    let (r2, _) = leaves[li].1.remove(pj + 1);
+                    leaves[li].1[pj].0 *= r2;
+                } else {
+                    let (x, y) = (leaves[li].1[pj].1, leaves[li].1[pj + 1].1);
+                    leaves[li].1[pj].1 = y;
+                    leaves[li].1[pj + 1].1 = x;
+                }
+                3
+            }
+            _ => {
+                leaves[li].0 += if rng.range(0, 1) == 0 { -1 } else { 1 };
+                2
+            }
+        };
+        if candidate_is_wrong(&case.a, &leaves) {
+            requests.push(certificate_request(&case.a, &leaves));
+            kinds.push(kind);
+        }
+    }
+    let coq = extracted(&requests);
+    let mut per_kind = [0usize; 4];
+    let mut bad = 0;
+    for ((req, &k), c) in requests.iter().zip(&kinds).zip(&coq) {
+        per_kind[k] += 1;
+        if c != "0" {
+            if bad < 10 {
+                eprintln!("certificate: `{req}` is wrong, the extracted certificate accepts it");
+            }
+            bad += 1;
+        }
+    }
+    eprintln!(
+        "certificate mutation check: {} wrong candidates refused (piece stride moved {}, piece \
+         extent grown {}, leaf stride moved {}, pieces merged or swapped {})",
+        requests.len(),
+        per_kind[0],
+        per_kind[1],
+        per_kind[2],
+        per_kind[3]
+    );
+    assert_eq!(
+        bad, 0,
+        "{bad} wrong candidates accepted by the extracted certificate"
+    );
+    assert!(
+        per_kind[..3].iter().all(|&k| k >= 1_000) && per_kind[3] >= 300,
+        "too few wrong candidates of some kind: {per_kind:?}"
+    );
+}
+
+/// Rust's strict `complement_exact(A, M)` (integer cotarget) against the extracted `complementZ`: the same
 /// modes, or both refuse. Half the layouts are tractable by construction (then shuffled, since
 /// complement sorts by stride), half are random (many non-tractable, some with negative strides).
 #[test]
@@ -323,7 +488,7 @@ fn complement_agrees_with_the_extracted_proof() {
         }
         requests.push(req);
         let cot: IntTuple = m.to_string().parse().expect("cotarget");
-        rust.push(match complement(&layout_of(&modes), &cot) {
+        rust.push(match complement_exact(&layout_of(&modes), &cot) {
             Ok(c) => show(&c),
             Err(_) => {
                 refused += 1;
@@ -337,6 +502,74 @@ fn complement_agrees_with_the_extracted_proof() {
     );
     assert!(refused < CASES / 2, "too few complementable cases");
     compare("complement", &requests, &rust);
+}
+
+/// Rust's `complement(A, cotarget)` with a shape cotarget `(M_0, ..., M_(k-1))` (rank 1 to 3,
+/// each 1 to 40) against the extracted `complementSZ` (CuTe's fold of the rest mode by mode, and
+/// the rest `ceil(M / reach)` when the fold falls short; `proofs/ComplementShape.v`): the same
+/// modes, or both refuse. The layouts are drawn as in the integer-cotarget test.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn shape_complement_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x54_A9EC_07A2_6E70);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut refused = 0;
+    for i in 0..CASES {
+        let mut modes = if i % 2 == 0 {
+            let rank = rng.range(0, 4) as usize;
+            let mut v: Vec<(i64, i64)> = Vec::with_capacity(rank);
+            let mut reach = 1;
+            for _ in 0..rank {
+                let e = rng.range(1, 6);
+                let d = reach * rng.range(1, 3);
+                v.push((e, d));
+                reach = e * d;
+            }
+            v
+        } else {
+            let signed = rng.range(0, 3) == 0;
+            let mut v = random_modes(&mut rng, signed);
+            v.truncate(4);
+            v
+        };
+        for k in (1..modes.len()).rev() {
+            let j = rng.range(0, k as i64) as usize;
+            modes.swap(j, k);
+        }
+        let k = rng.range(1, 3) as usize;
+        let cot: Vec<i64> = (0..k)
+            .map(|_| {
+                if rng.range(0, 4) == 0 {
+                    rng.range(1, 3)
+                } else {
+                    rng.range(1, 40)
+                }
+            })
+            .collect();
+        let mut req = format!("h {k}");
+        for m in &cot {
+            req.push_str(&format!(" {m}"));
+        }
+        for (e, s) in &modes {
+            req.push_str(&format!(" {e} {s}"));
+        }
+        requests.push(req);
+        let shape = IntTuple::flat(cot.iter().copied());
+        rust.push(match complement_exact(&layout_of(&modes), &shape) {
+            Ok(c) => show(&c),
+            Err(_) => {
+                refused += 1;
+                "E".to_owned()
+            }
+        });
+    }
+    eprintln!(
+        "complement (shape cotarget): {refused} of {} cases refused by Rust",
+        requests.len()
+    );
+    assert!(refused < CASES / 2, "too few complementable cases");
+    compare("complement (shape cotarget)", &requests, &rust);
 }
 
 /// Rust's `Swizzle::apply` against the extracted `swizzle` (proved an involution and a bijection

@@ -178,7 +178,7 @@ fn hand_built_inconsistent_schedules_are_rejected_not_panicking() {
 fn large_schedules_are_bounded_not_hanging() {
     use tessera::domain::report::analyze;
     // A 4095-deep chain of splits by 1 on a symbolic extent: analyzed quickly, no deep recursion
-    // trouble, and the size limit stops the next IterDomain.
+    // trouble.
     let mut text = String::from("I0 = iter N\n");
     for k in 0..2047 {
         text.push_str(&format!("A{k}, I{} = split I{k} by 1\n", k + 1));
@@ -189,8 +189,7 @@ fn large_schedules_are_bounded_not_hanging() {
     let r = analyze(&s).unwrap();
     assert!(r.derivation.chosen.is_empty());
     assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
-    let e = parse(&format!("{text}X, Y = split I2047 by 1\n")).unwrap_err();
-    assert!(e.to_string().contains("IterDomains <= 4096"), "{e}");
+    // The IterDomain limit (`MAX_IDS`) and its error: `tests/domain_scaling.rs`.
     // Work limit: many steps times many points.
     let mut wide = String::from("I0 = iter 4096\nJ0 = iter 4096\n");
     for k in 0..8 {

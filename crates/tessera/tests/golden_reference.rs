@@ -170,8 +170,13 @@ fn misc_examples() {
 /// Deliberate differences from CuTe C++ (docs/differences.md), pinned.
 #[test]
 fn deliberate_differences() {
-    // Row 3: injective but not tractable: no complement tiles without overlap.
-    rejects("complement((2,2):(1,3),12)", "not_complementable");
+    // Row 3: injective but not tractable: CuTe's answer (with a note), its rest raised where
+    // CuTe's falls short of cosize((A,R)) >= M (CuTe: 2:6, cosize 11 < 12); the strict variant
+    // refuses.
+    check("complement((2,2):(1,3))", "1:0");
+    check("complement((2,2):(1,3),12)", "3:6");
+    rejects("complement_exact((2,2):(1,3),12)", "not_complementable");
+    rejects("complement((2,2):(2,3))", "not_complementable");
     // Row 5: negative strides.
     rejects("complement(4:-1,8)", "not_complementable");
     // Row 6: the rest covers the whole cotarget.

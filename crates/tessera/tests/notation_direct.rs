@@ -193,6 +193,29 @@ fn nested_one_tuples_and_extremes_print_as_display_does() {
     }
 }
 
+/// Notes (warnings on successful results) come once, whichever path answers.
+#[test]
+fn notes_are_recorded_once() {
+    use tessera::obligation::note;
+    for e in [
+        "complement((2,2):(1,3))",
+        "logical_divide((5,2):(8,64),97)",
+        "size(complement((2,2):(1,3)))",
+        "make_layout(complement((2,2):(1,3)), 2:1) o 0 o 4:1",
+        "size(complement((2,2):(1,3)), Sw<1,2,3>)",
+        "(complement((2,2):(1,3)), size(",
+    ] {
+        let (fast, fast_notes) = tessera::notation::eval_noted(e);
+        let (general, general_notes) = note::collect(|| general(e));
+        assert_eq!(fast, general, "{e}");
+        if fast.is_ok() {
+            assert_eq!(fast_notes, general_notes, "{e}");
+        }
+    }
+    let (_, notes) = tessera::notation::eval_noted("complement((2,2):(1,3))");
+    assert_eq!(notes.len(), 1);
+}
+
 #[test]
 fn errors_carry_the_same_text_and_suggestions() {
     for e in [

@@ -116,12 +116,20 @@ fn complement_suggests_dropping_or_restriding_the_colliding_mode() {
     let s = e.suggestions();
     assert!(s.contains(&"complement(2:1)".to_string()), "{s:?}");
     assert!(s.contains(&"complement((2,2):(1,2))".to_string()), "{s:?}");
-    let e = err("complement((2,2):(1,3))");
+    let e = err("complement_exact((2,2):(1,3))");
     assert_eq!(e.code(), "not_complementable");
     assert_eq!(e.obligation().to_string(), "2·1 ∣ 3");
     assert!(e
         .suggestions()
-        .contains(&"complement((2,2):(1,4))".to_string()));
+        .contains(&"complement_exact((2,2):(1,4))".to_string()));
+    // Where CuTe's quotient is 0 the plain complement refuses too; its suggestions are tilings
+    // (a suggestion whose evaluation records a note is not offered).
+    let e = err("complement((2,2):(2,3))");
+    assert_eq!(e.code(), "not_complementable");
+    for x in e.suggestions() {
+        let (v, notes) = tessera::notation::eval_noted(&x);
+        assert!(v.is_ok() && notes.is_empty(), "{x}");
+    }
 }
 
 #[test]
@@ -186,7 +194,29 @@ fn render_docs() -> String {
         }
         s.push_str(&format!("\n{}\n", e.explanation));
     }
+    s.push_str(
+        "\n# Notes\n\n\
+         A note is a warning that travels with a *successful* result (`Note { code, op, \
+         obligation, symbolic, message, hole }` in the library, `\"notes\"` of an `ok` answer \
+         of `tessera batch`, a `warning[CODE]` on stderr for `tessera eval`). Its code is one \
+         of these.\n",
+    );
+    for (code, example, explanation) in tessera::obligation::note::NOTE_CODES {
+        s.push_str(&format!(
+            "\n## `{code}`\n\n- example: `tessera eval '{example}'`\n\n{explanation}\n"
+        ));
+    }
     s
+}
+
+#[test]
+fn note_examples_produce_their_notes() {
+    for (code, example, _) in tessera::obligation::note::NOTE_CODES {
+        let (v, notes) = tessera::notation::eval_noted(example);
+        assert!(v.is_ok(), "{example}");
+        assert_eq!(notes.len(), 1, "{example}");
+        assert_eq!(notes[0].code, *code);
+    }
 }
 
 #[test]

@@ -116,7 +116,7 @@ fn packed_merge_is_sound() {
 }
 
 /// Seed III: the complement tiles without overlap. For every small layout and three cotargets,
-/// `complement` succeeds exactly on the tractable layouts, and then `(filter(A), R)` is a
+/// `complement_exact` succeeds exactly on the tractable layouts, and then `(filter(A), R)` is a
 /// bijection onto `[0, n)` with `n ≥ M`, and R is ordered.
 #[test]
 fn complement_tiles_without_overlap() {
@@ -126,7 +126,7 @@ fn complement_tiles_without_overlap() {
         let f = algebra::filter(&a).unwrap();
         let fc = f.cosize().unwrap();
         for cot in [fc, 2 * fc, fc + 3] {
-            match algebra::complement(&a, &IntTuple::leaf(cot)) {
+            match algebra::complement_exact(&a, &IntTuple::leaf(cot)) {
                 Ok(r) => {
                     assert!(
                         tractable_modes(m),
@@ -160,6 +160,65 @@ fn complement_tiles_without_overlap() {
         }
     });
     assert!(checked > 100_000);
+}
+
+/// CuTe's complement where no tiling exists: for every small layout and three cotargets,
+/// `complement` answers every tractable layout without a note; on the others it either refuses
+/// (`non_injective`, or `not_complementable` where CuTe's quotient is 0) or answers with a
+/// `complement_holes` note, and then R meets CuTe's postconditions (ordered, disjoint from A
+/// except at 0, `cosize((A,R)) ≥ M`) while `(A, R)` is
+/// injective but not onto `[0, cosize((A,R)))`, missing the note's hole first.
+#[test]
+fn complement_follows_cute_where_no_tiling_exists() {
+    let (mut holes, mut refused) = (0, 0);
+    for_each_small_layout(|m| {
+        let a = make(m);
+        let f = algebra::filter(&a).unwrap();
+        let fc = f.cosize().unwrap();
+        let cosize = |ms: &[(i64, i64)]| ms.iter().map(|x| (x.0 - 1) * x.1.abs()).sum::<i64>() + 1;
+        for cot in [fc, 2 * fc, fc + 3] {
+            let Ok((r, note)) = algebra::complement_with_note(&a, &IntTuple::leaf(cot)) else {
+                assert!(!tractable_modes(m), "complement({a}, {cot}) failed");
+                refused += 1;
+                continue;
+            };
+            assert_eq!(
+                note.is_some(),
+                !tractable_modes(m),
+                "complement({a}, {cot}) = {r}"
+            );
+            let Some(note) = note else { continue };
+            holes += 1;
+            let rm = modes_of(&r);
+            let rs: i64 = rm.iter().map(|x| x.0).product();
+            let img: Vec<i64> = (0..rs).map(|i| eval(&rm, i)).collect();
+            assert!(img.windows(2).all(|w| w[0] < w[1]), "{r} not ordered");
+            let am: Vec<(i64, i64)> = m.to_vec();
+            let asz: i64 = am.iter().map(|x| x.0).product();
+            let of_a: std::collections::HashSet<i64> = (0..asz).map(|i| eval(&am, i)).collect();
+            assert!(img[1..].iter().all(|v| !of_a.contains(v)), "{r} meets {a}");
+            let mut all = am.clone();
+            all.extend(rm.iter().copied());
+            assert!(cosize(&all) >= cot, "cosize(({a},{r})) < {cot}");
+            // Injective (with A's own duplicates of 0 filtered: A is injective here) but not onto.
+            let pair: Vec<(i64, i64)> =
+                modes_of(&f).into_iter().chain(rm.iter().copied()).collect();
+            let n: i64 = pair.iter().map(|x| x.0).product();
+            let top = cosize(&pair);
+            let mut seen = vec![false; top as usize];
+            for i in 0..n {
+                let v = eval(&pair, i) as usize;
+                assert!(!seen[v], "({a},{r}) overlaps");
+                seen[v] = true;
+            }
+            let first = seen.iter().position(|x| !x).map(|x| x as i64);
+            assert_eq!(first, note.hole, "complement({a}, {cot}) = {r}: first hole");
+        }
+    });
+    assert!(
+        holes > 10_000 && refused > 10_000,
+        "{holes} answered with holes, {refused} refused"
+    );
 }
 
 /// Seed III, `complement1_tiles`: for `N·d | M`, `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection onto

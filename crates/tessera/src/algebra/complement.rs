@@ -4,24 +4,31 @@
 use smallvec::SmallVec;
 
 use super::coalesce::{bw_coalesce, filter_modes, from_modes, Modes};
-use crate::error::{arith, Divides, Error, Obligation, Result};
+use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
 
-/// `complement(A, cotarget)`: the ordered layout R such that `(filter(A), R)` is a bijection onto
-/// an interval `[0, n)` with `n ≥ size(cotarget)`.
+/// `complement(A, cotarget)`: CuTe C++'s complement, the ordered layout R disjoint from A (except
+/// at 0) with `cosize((A, R)) ≥ size(cotarget)`; a tiling when A is tractable.
 ///
 /// `cotarget` is an integer or a shape; as in CuTe C++ a shape keeps its mode structure when the
 /// rest is computed (`ceil_div(shape, d)` folds mode by mode).
 ///
-/// Pre: `filter(A)` has positive strides and is *tractable*: sorted by stride, each
-/// `s_i·d_i` divides `d_{i+1}` (otherwise [`Error::NotComplementable`], or
-/// [`Error::NonInjective`] with two colliding coordinates when A is not injective).
-/// Post: R is ordered (strides positive and increasing after coalescing, so `R(i-1) < R(i)`);
-/// `R(i) != A(j)` for `i ≥ 1`; `(filter(A), R)` covers `[0, size(cotarget))` without overlap.
+/// Pre: `filter(A)` has positive strides ([`Error::NotComplementable`] otherwise) and, sorted by
+/// stride, each mode starts at or past the end `s·d` of the previous one (otherwise
+/// [`Error::NonInjective`] with two colliding coordinates, or [`Error::NotComplementable`] where
+/// CuTe's quotient is 0 although A is injective).
+/// Post (A *tractable*: each `s_i·d_i` divides `d_{i+1}`): R is ordered (strides positive and
+/// increasing after coalescing, so `R(i-1) < R(i)`); `R(i) != A(j)` for `i ≥ 1`;
+/// `(filter(A), R)` is a bijection onto an interval `[0, n)`, `n ≥ size(cotarget)`.
+/// Post (A not tractable): R is CuTe's answer (floor division; the rest raised where CuTe's
+/// falls short of `cosize((A, R)) ≥ size(cotarget)`): ordered and disjoint from A except at 0,
+/// but `(A, R)` leaves holes; a
+/// `complement_holes` [`Note`] naming the first one is recorded for [`note::collect`]
+/// ([`complement_with_note`] returns it; [`complement_exact`] refuses such an A).
 /// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case, and for any rank on
 /// `complement_tiles`, `complement_covers_cotarget`, `complement_disjoint` and
-/// `complement_ordered` (`proofs/ComplementAny.v`); for an integer cotarget the whole function is
+/// `complement_ordered` (`proofs/ComplementAny.v`); for an integer cotarget the tractable case is
 /// transcribed as `complementZ` (`proofs/BridgeComplement.v`) and checked against its extraction
 /// by `tests/bridge.rs`.
 ///
@@ -29,6 +36,8 @@ use crate::layout::{IntTuple, Layout, Mode};
 /// use tessera::{Layout, algebra::complement};
 /// let a: Layout = "(2,2):(1,6)".parse().unwrap();
 /// assert_eq!(complement(&a, &"24".parse().unwrap()).unwrap().to_string(), "(3,2):(2,12)");
+/// let b: Layout = "(8,2):(64,3)".parse().unwrap(); // 2·3 ∤ 64: CuTe's answer, with a note
+/// assert_eq!(complement(&b, &"1808".parse().unwrap()).unwrap().to_string(), "(3,10,4):(1,6,512)");
 /// ```
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     crate::layout::check_shape(cotarget)?;
@@ -89,7 +98,7 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
     for w in sorted.windows(2) {
         let reach = arith::mul(w[0].shape, w[0].stride)?;
         if w[1].stride % reach != 0 {
-            return Err(not_complementable(a, f, w[0], w[1], reach));
+            return complement_untractable(a, f, &sorted, cotarget);
         }
     }
     let mut out: Modes = SmallVec::new();
@@ -240,8 +249,10 @@ fn positive3(n: i64, d: i64, m: i64) -> Result<()> {
 /// Pre: `A`'s filtered strides are positive; `size(A)` and `size(R)` ≤ `ENUM_LIMIT` (the
 /// postcondition is checked by enumeration). Post: `R` is ordered (`R(i-1) < R(i)`), `R(i) != A(j)`
 /// for `i ≥ 1` (checked), and `cosize((A, R)) ≥ size(cotarget)`; `(A, R)` need not cover
-/// `[0, size(cotarget))` (that is [`complement`]'s stronger postcondition). When [`complement`]
-/// succeeds its result is returned; when the disjoint one fails its check, `complement`'s error. Used by the `tessera.pycute` drop-in only (docs/differences.md).
+/// `[0, size(cotarget))` (that is [`complement_exact`]'s stronger postcondition). When
+/// [`complement_exact`] succeeds its result is returned; when the disjoint one fails its check,
+/// `complement_exact`'s error. pycute's construction differs from C++'s ([`complement`]) on
+/// non-tractable layouts. Used by the `tessera.pycute` drop-in only (docs/differences.md).
 ///
 /// ```
 /// use tessera::{Layout, algebra::complement::complement_disjoint};
@@ -256,7 +267,7 @@ pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
         .copied()
         .filter(|m| m.shape > 1)
         .collect();
-    let strong = match complement(a, cotarget) {
+    let strong = match complement_exact(a, cotarget) {
         Ok(r) => return Ok(r),
         Err(e) if e.code() == "not_complementable" => e,
         Err(e) => return Err(e),
@@ -295,4 +306,221 @@ pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
         prev = v;
     }
     Ok(r)
+}
+
+/// The branch of [`complement`] for an injective layout that is not tractable: CuTe C++'s
+/// construction with floor division (`detail::complement` in `layout.hpp`), checked, and a
+/// [`Note`] recorded for [`note::collect`].
+///
+/// Pre: `sorted` is `f` sorted by stride (stable), every stride positive, some reach `s_k·d_k`
+/// not dividing the next stride. Post: see [`complement`] (the non-tractable case).
+fn complement_untractable(
+    a: &Layout,
+    f: &[Mode],
+    sorted: &[Mode],
+    cotarget: &[i64],
+) -> Result<Layout> {
+    let h = holes(a, f, sorted, cotarget)?;
+    note::record_with(|| h.note(a));
+    Ok(h.r)
+}
+
+/// CuTe's complement of a non-tractable layout, with what the note says about it.
+struct Holes {
+    /// The complement R.
+    r: Layout,
+    /// The first index of `[0, cosize((A, R)))` that no pair reaches.
+    hole: i64,
+    /// `cosize((A, R))`.
+    cosize: i64,
+    /// The first mode (sorted by stride) whose reach does not divide the next stride, and that
+    /// stride.
+    lo: Mode,
+    next: i64,
+}
+
+impl Holes {
+    fn note(&self, a: &Layout) -> Note {
+        let ob = Obligation::Tractable {
+            layout: a.to_string(),
+            mode: (self.lo.shape, self.lo.stride),
+            next: self.next,
+        };
+        let pair = Layout::concat([a, &self.r]);
+        Note {
+            code: "complement_holes",
+            op: "complement",
+            obligation: ob.to_string(),
+            symbolic: ob.symbolic(),
+            message: format!(
+                "complement: (A, R) = {pair} leaves holes in [0, {}): no pair reaches {}; A = {a} \
+                 is not tractable ({ob} is false), so R = {} is CuTe's complement: ordered and \
+                 disjoint from A except at 0, but not a tiling (complement_exact refuses it)",
+                self.cosize, self.hole, self.r
+            ),
+            hole: Some(self.hole),
+        }
+    }
+}
+
+/// CuTe's construction for a non-tractable `sorted` (see [`complement_untractable`]).
+///
+/// With `r_0 = 1` and `r_{k+1} = s_k·d_k`, mode k of R is `⌊d_k / r_k⌋ : r_k`; a quotient 0 is
+/// CuTe's `static_assert` (then A's modes overlap: [`Error::NonInjective`] with a witness, or
+/// [`Error::NotComplementable`]). Every quotient ≥ 1 means that, sorted by stride, the modes of
+/// `(A, R)` each start at or past the end of the previous one, so `(A, R)` is injective: R is
+/// ordered and meets A only at 0 (no enumeration needed). The rest mode `ρ : r_n` takes CuTe's
+/// fold `ceil_div(cotarget, r_n)`, raised to the least ρ with `cosize((A, R)) ≥ size(cotarget)`
+/// where the fold falls short (docs/differences.md, rows 3 and 6).
+fn holes(a: &Layout, f: &[Mode], sorted: &[Mode], cotarget: &[i64]) -> Result<Holes> {
+    let mut out: Modes = SmallVec::new();
+    let mut last = 1i64;
+    // X = Σ (q_k - 1)·r_k + Σ (s_k - 1)·d_k: the largest point of (A, R) without the rest mode.
+    let mut top = 0i64;
+    let mut first_bad: Option<(Mode, i64)> = None;
+    for (k, m) in sorted.iter().enumerate() {
+        let q = m.stride / last;
+        if q == 0 {
+            return Err(not_complementable(a, f, sorted[k - 1], *m, last));
+        }
+        if first_bad.is_none() && m.stride % last != 0 {
+            first_bad = Some((sorted[k - 1], m.stride));
+        }
+        out.push(Mode::new(q, last));
+        top = arith::add(top, arith::mul(q - 1, last)?)?;
+        top = arith::add(top, arith::mul(m.shape - 1, m.stride)?)?;
+        last = arith::mul(m.stride, m.shape)?;
+    }
+    let Some((lo, next)) = first_bad else {
+        // Unreachable from `complement_filtered` (it found a reach that does not divide).
+        return Err(untractable(a, sorted[0], sorted[0].stride));
+    };
+    let mut b = last;
+    let mut rest = 1i64;
+    for &s in cotarget {
+        rest = arith::mul(rest, arith::ceil_div(s, b))?;
+        b = arith::ceil_div(b, s);
+    }
+    let size = cotarget
+        .iter()
+        .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
+    // cosize((A, R)) = (ρ - 1)·r_n + X + 1 must reach size(cotarget).
+    let short = size - 1 - top;
+    if short > 0 {
+        rest = rest.max(arith::add(1, arith::ceil_div(short, last))?);
+    }
+    let cosize = arith::add(arith::add(arith::mul(rest - 1, last)?, top)?, 1)?;
+    // The first hole: walk the modes of (A, R) by stride; the prefix covers [0, cur) until a
+    // stride starts past cur.
+    let mut cur = 1i64;
+    let mut hole = None;
+    let rest_mode = Mode::new(rest, last);
+    for q in out
+        .iter()
+        .zip(sorted)
+        .flat_map(|(q, m)| [*q, *m])
+        .chain([rest_mode])
+    {
+        if q.shape == 1 {
+            continue;
+        }
+        if q.stride > cur {
+            hole = Some(cur);
+            break;
+        }
+        cur = arith::mul(q.shape, q.stride)?;
+    }
+    let hole = hole.unwrap_or(cur);
+    out.push(Mode::new(rest, if rest == 1 { 0 } else { last }));
+    let (l, init) = out.split_last().expect("non-empty");
+    Ok(Holes {
+        r: from_modes(&bw_coalesce(init, *l)?),
+        hole,
+        cosize,
+        lo,
+        next,
+    })
+}
+
+/// The strict error: `lo`'s reach does not divide the next stride `next`.
+fn untractable(a: &Layout, lo: Mode, next: i64) -> Error {
+    Error::failed(
+        Error::NotComplementable,
+        "complement",
+        Obligation::Tractable {
+            layout: a.to_string(),
+            mode: (lo.shape, lo.stride),
+            next,
+        },
+    )
+}
+
+/// `complement(A, cotarget)` and the [`Note`] it records, if any: `Some` exactly when A is
+/// injective but not tractable, so that `(filter(A), R)` is not a bijection onto
+/// `[0, cosize((A, R)))` (the note names the first index it misses).
+///
+/// Pre/Post: as [`complement`].
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_with_note};
+/// let a: Layout = "(5,2):(8,64)".parse().unwrap();
+/// let (r, note) = complement_with_note(&a, &"97".parse().unwrap()).unwrap();
+/// assert_eq!(r.to_string(), "8:1"); // CuTe C++'s answer
+/// assert_eq!(note.unwrap().hole, Some(40)); // ((5,2),8):((8,64),1) covers [0,40) and [64,104)
+/// ```
+pub fn complement_with_note(a: &Layout, cotarget: &IntTuple) -> Result<(Layout, Option<Note>)> {
+    let (r, notes) = note::collect(|| complement(a, cotarget));
+    Ok((r?, notes.into_iter().next()))
+}
+
+/// The strict complement: [`complement`] where `(filter(A), R)` must tile `[0, n)` exactly,
+/// `n ≥ size(cotarget)`.
+///
+/// Pre: `filter(A)` has positive strides and is tractable (sorted by stride, each `s_i·d_i`
+/// divides `d_{i+1}`); otherwise [`Error::NotComplementable`] naming the two modes (with checked
+/// suggestions), or [`Error::NonInjective`] with two colliding coordinates. Post: as
+/// [`complement`] for a tractable A (seed III; `complement_tiles` in `proofs/ComplementAny.v`).
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_exact};
+/// let a: Layout = "(2,2):(1,3)".parse().unwrap();
+/// let e = complement_exact(&a, &"12".parse().unwrap()).unwrap_err();
+/// assert_eq!(e.code(), "not_complementable");
+/// ```
+pub fn complement_exact(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
+    crate::layout::check_shape(cotarget)?;
+    let f = filter_modes(a.tree())?;
+    tractable(a, &f)?;
+    complement_filtered(a, &f, cotarget.as_ref().leaf_slice())
+}
+
+/// [`complement_exact`] with CuTe C++'s default cotarget `cosize(filter(A))`.
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_exact_default};
+/// let a: Layout = "(2,2):(1,6)".parse().unwrap();
+/// assert_eq!(complement_exact_default(&a).unwrap().to_string(), "3:2");
+/// ```
+pub fn complement_exact_default(a: &Layout) -> Result<Layout> {
+    let f = filter_modes(a.tree())?;
+    tractable(a, &f)?;
+    let cos = from_modes(&f).cosize()?;
+    complement_filtered(a, &f, &[cos])
+}
+
+/// `complement_exact`'s precondition: sorted by stride, each positive reach divides the next
+/// stride (negative strides are left to [`complement`]'s own error).
+fn tractable(a: &Layout, f: &[Mode]) -> Result<()> {
+    if f.len() == 1 || f.iter().any(|m| m.stride <= 0) {
+        return Ok(());
+    }
+    let mut sorted: Modes = SmallVec::from_slice(f);
+    sorted.sort_by_key(|m| m.stride);
+    for w in sorted.windows(2) {
+        let reach = arith::mul(w[0].shape, w[0].stride)?;
+        if w[1].stride % reach != 0 {
+            return Err(not_complementable(a, f, w[0], w[1], reach));
+        }
+    }
+    Ok(())
 }

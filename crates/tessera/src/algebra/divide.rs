@@ -13,11 +13,13 @@ use crate::layout::Layout;
 /// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for
 /// a tuple tiler (modes of A past the tiler are kept), `n:1` for an integer, A itself for `_`.
 ///
-/// Pre: a tuple tiler has rank ≤ rank(A); B is complementable; the composition is admissible
-/// (decided exactly: `logical_divide((3,5):(5,1), 2:1)`, which CuTe C++ gets wrong, is an
-/// [`crate::Error::Inadmissible`]).
+/// Pre: a tuple tiler has rank ≤ rank(A); B has a complement ([`super::complement()`]); the
+/// composition is admissible (decided exactly: `logical_divide((3,5):(5,1), 2:1)`, which CuTe C++
+/// gets wrong, is an [`crate::Error::Inadmissible`]).
 /// Post (layout tiler): rank 2; mode 0 equals `composition(A, B)`; `R(c) == A(T(c))` for
-/// `T = (B, complement(B, shape(coalesce(A))))`, so R is a re-indexing of A's image.
+/// `T = (B, complement(B, shape(coalesce(A))))`, so R is a re-indexing of A's image when B is
+/// tractable; otherwise T leaves holes, R is CuTe's answer and a `complement_holes` note is
+/// recorded (`logical_divide(64:1,(2,2):(1,3))` = `((2,2),11):((1,3),6)`).
 ///
 /// ```
 /// use tessera::{Layout, algebra::{logical_divide, Tiler}};

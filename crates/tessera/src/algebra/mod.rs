@@ -17,7 +17,10 @@ pub mod ragged;
 pub mod swizzled;
 
 pub use coalesce::{coalesce, coalesce_by, coalesce_trace, filter, filter_by, Rewrite, Rule};
-pub use complement::{complement, complement1, complement1_with, complement_default};
+pub use complement::{
+    complement, complement1, complement1_with, complement_default, complement_exact,
+    complement_exact_default, complement_with_note,
+};
 pub use composition::{composition, composition_tiler};
 pub use divide::{flat_divide, logical_divide, tiled_divide, zipped_divide};
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};

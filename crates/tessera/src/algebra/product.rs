@@ -11,9 +11,11 @@ use crate::layout::{IntTuple, Layout, Mode};
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;
 /// A itself for `_`.
 ///
-/// Pre: a tuple tiler has rank ≤ rank(A); A is complementable; the composition is admissible.
+/// Pre: a tuple tiler has rank ≤ rank(A); A has a complement ([`super::complement()`]); the
+/// composition is admissible.
 /// Post (layout tiler): rank 2; mode 0 is A exactly; mode 1 is compatible with B; the image of
-/// mode 1 is disjoint from A's apart from 0 (the copies of A do not overlap).
+/// mode 1 is disjoint from A's apart from 0 (the copies of A do not overlap). A not tractable:
+/// CuTe's answer, with a `complement_holes` note (the copies leave holes between them).
 ///
 /// ```
 /// use tessera::{Layout, algebra::{logical_product, Tiler}};

@@ -15,7 +15,7 @@
 //! for a rank-1 A; a hierarchical A may make the composition inadmissible, then only the index map
 //! is given). Plain divides are unchanged (see [`super::divide`]).
 
-use super::complement::complement;
+use super::complement::complement_exact;
 use super::composition::composition;
 use super::{flat_arrangement, tile_unzip, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
@@ -331,7 +331,7 @@ fn divided_mode(a: &Layout, b: &Layout, position: Option<usize>) -> Result<Ragge
     let n = a.size()?;
     let k = period(b)?;
     let p = arith::mul(arith::ceil_div(n, k), k)?;
-    let rest = complement(b, &IntTuple::leaf(p))?;
+    let rest = complement_exact(b, &IntTuple::leaf(p))?;
     let index = Layout::concat([b, &rest]);
     if !is_bijection(&index, p) {
         return Err(Error::OutOfDomain {

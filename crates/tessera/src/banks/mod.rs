@@ -36,6 +36,7 @@
 pub mod atoms;
 pub mod sim;
 pub mod synth;
+pub mod text;
 
 use crate::algebra::linear::{f2_rank, LinearLayout};
 use crate::layout::{AnyLayout, Layout};

@@ -133,6 +133,19 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// An IterDomain's extent expression is too large.
+    #[error(
+        "obligation `extent expression nodes <= {limit}` failed for {id}: {nodes} nodes \
+         (bind the symbols with `assume N == value`, or merge fewer symbolic extents)"
+    )]
+    ExtentTooLarge {
+        /// The IterDomain.
+        id: String,
+        /// Nodes of its extent expression.
+        nodes: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The loop domain does not determine some IterDomain's index.
     #[error("the loop domain does not determine the index of {0}")]
     Undetermined(String),
@@ -175,7 +188,7 @@ impl Error {
             Error::Overflow { .. } => "overflow",
             Error::TooManyPoints { .. } => "too_many_points",
             Error::TooMuchWork { .. } => "too_much_work",
-            Error::TooLarge { .. } => "too_large",
+            Error::TooLarge { .. } | Error::ExtentTooLarge { .. } => "too_large",
             Error::Undetermined(_) => "undetermined",
             Error::BadLoop(_) => "bad_loop",
             Error::BadAlloc(_) => "bad_alloc",

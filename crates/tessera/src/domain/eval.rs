@@ -62,6 +62,7 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
             (0..s.transforms.len()).collect()
         };
         backward_scan = !backward_scan;
+        super::steps::tick(order.len() + 1);
         for t in order {
             let tr = &s.transforms[t];
             if done[t] {

@@ -4,11 +4,19 @@ use super::error::{Error, Result};
 use super::symbolic::{Decision, Extent, Fact, Facts};
 use std::fmt;
 
-/// A schedule holds at most this many IterDomains (keeps every analysis polynomial and fast,
-/// and symbolic extent expressions shallow).
+/// A schedule holds at most this many IterDomains (2^18: a 100,000-split chain fits; every
+/// analysis runs in O(n log n) in them, so the limit bounds memory, not time).
 ///
 /// Pre/Post: declaring one more is [`Error::TooLarge`]. Example: real nvFuser tensors have tens.
-pub const MAX_IDS: usize = 4096;
+pub const MAX_IDS: usize = 1 << 18;
+
+/// An IterDomain's extent expression has at most this many nodes (constants, symbols and
+/// operations): keeps printing, evaluating and storing every extent constant-time, so a chain of
+/// symbolic merges cannot grow quadratically.
+///
+/// Pre/Post: an IterDomain whose extent is larger is [`Error::ExtentTooLarge`]. Example:
+/// `ceilDiv(N * M, 128)` has 4 nodes; a chain of 32 merges of symbolic extents has 63.
+pub const MAX_EXTENT_NODES: usize = 64;
 
 /// Index of an IterDomain inside its [`Schedule`].
 pub type Id = usize;
@@ -134,6 +142,48 @@ pub struct Schedule {
     pub unswitched: Vec<Id>,
     /// Facts about symbols.
     pub facts: Facts,
+    /// Lookup tables kept by the builder methods (not part of the value).
+    index: Index,
+}
+
+/// Name → IterDomain and symbol → IterDomains mentioning it, for the first `covered` IterDomains.
+///
+/// A cache: [`Schedule::fresh`] extends it, and rebuilds it when `ids` was edited directly (its
+/// length no longer matches). Equality ignores it.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    names: std::collections::HashMap<String, Id>,
+    by_symbol: std::collections::HashMap<String, Vec<Id>>,
+    covered: usize,
+}
+
+impl PartialEq for Index {
+    fn eq(&self, _: &Index) -> bool {
+        true
+    }
+}
+
+impl Eq for Index {}
+
+impl Index {
+    fn add(&mut self, id: Id, d: &IterDomain) {
+        self.names.entry(d.name.clone()).or_insert(id);
+        let mut syms = Vec::new();
+        d.extent.symbols(&mut syms);
+        for sym in syms {
+            self.by_symbol.entry(sym).or_default().push(id);
+        }
+        self.covered = id + 1;
+    }
+
+    fn sync(&mut self, ids: &[IterDomain]) {
+        if self.covered != ids.len() || self.names.len() > ids.len() {
+            *self = Index::default();
+            for (i, d) in ids.iter().enumerate() {
+                self.add(i, d);
+            }
+        }
+    }
 }
 
 impl Schedule {
@@ -150,6 +200,11 @@ impl Schedule {
     ///
     /// Pre: none.
     pub fn id(&self, name: &str) -> Result<Id> {
+        if let Some(&i) = self.index.names.get(name) {
+            if self.ids.get(i).is_some_and(|d| d.name == name) {
+                return Ok(i);
+            }
+        }
         self.ids
             .iter()
             .position(|d| d.name == name)
@@ -171,8 +226,23 @@ impl Schedule {
                 limit: MAX_IDS,
             });
         }
-        if self.ids.iter().any(|d| d.name == name) {
-            return Err(Error::Redefined(name.to_string()));
+        self.index.sync(&self.ids);
+        if let Some(&i) = self.index.names.get(name) {
+            if self.ids[i].name == name {
+                return Err(Error::Redefined(name.to_string()));
+            }
+            // Renamed by hand since indexed: fall back to a scan.
+            if self.ids.iter().any(|d| d.name == name) {
+                return Err(Error::Redefined(name.to_string()));
+            }
+        }
+        let nodes = extent.nodes();
+        if nodes > MAX_EXTENT_NODES {
+            return Err(Error::ExtentTooLarge {
+                id: name.to_string(),
+                nodes,
+                limit: MAX_EXTENT_NODES,
+            });
         }
         if self.facts.at_least(&extent, 1)? == Decision::No {
             let v = extent.eval(&self.facts)?.unwrap_or(0);
@@ -181,11 +251,13 @@ impl Schedule {
                 extent: v,
             });
         }
-        self.ids.push(IterDomain {
+        let d = IterDomain {
             name: name.to_string(),
             extent,
             definition: def,
-        });
+        };
+        self.index.add(self.ids.len(), &d);
+        self.ids.push(d);
         Ok(self.ids.len() - 1)
     }
 
@@ -324,8 +396,14 @@ impl Schedule {
     /// declared are re-checked for positivity.
     /// Example: `s.assume(Fact::Divisible("N".into(), 8))`.
     pub fn assume(&mut self, fact: Fact) -> Result<()> {
+        let sym = match &fact {
+            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s.clone(),
+        };
         self.facts.assume(fact)?;
-        for d in &self.ids {
+        // Only extents mentioning the symbol can change their decision.
+        self.index.sync(&self.ids);
+        let mentioning = self.index.by_symbol.get(&sym).map_or(&[][..], |v| &v[..]);
+        for d in mentioning.iter().map(|&i| &self.ids[i]) {
             if self.facts.at_least(&d.extent, 1)? == Decision::No {
                 return Err(Error::NonPositiveExtent {
                     id: d.name.clone(),

@@ -9,7 +9,8 @@
 //! [`codegen`] emits Python and CUDA C++; [`report`] gathers everything for the CLI.
 //! [`simplify`] is the index-expression simplifier (rules = the integer-division theorems);
 //! [`vector_width`] holds nvFuser's vector width/word-size/walk/stride checks; [`tmem`] the
-//! tensor-memory lane and column allocation.
+//! tensor-memory lane and column allocation; [`steps`] counts the analysis's work for the scaling
+//! tests.
 //!
 //! Division is Euclidean everywhere (`i64::div_euclid`, `rem_euclid`), as the seed requires for
 //! its theorems to hold with negative indices (left resizes produce them).
@@ -25,6 +26,7 @@ pub mod predicate;
 pub mod ragged;
 pub mod report;
 pub mod simplify;
+pub mod steps;
 pub mod symbolic;
 pub mod tmem;
 pub mod unswitch;

@@ -103,8 +103,6 @@ fn lex(line_no: usize, text: &str) -> Result<Vec<Token>> {
 
 struct Cursor<'a> {
     toks: &'a [Token],
-    /// Name → IterDomain, kept in step with the schedule (constant-time lookups).
-    names: &'a std::collections::HashMap<String, usize>,
     pos: usize,
     line: usize,
     end_col: usize,
@@ -169,13 +167,11 @@ impl<'a> Cursor<'a> {
             Ok(())
         }
     }
-    /// An existing IterDomain.
-    fn id(&mut self, _s: &Schedule) -> Result<usize> {
+    /// An existing IterDomain (the schedule's name index makes the lookup constant-time).
+    fn id(&mut self, s: &Schedule) -> Result<usize> {
         let (name, col) = self.ident("an IterDomain name")?;
-        self.names
-            .get(&name)
-            .copied()
-            .ok_or_else(|| perr(self.line, col, format!("unknown IterDomain `{name}`")))
+        s.id(&name)
+            .map_err(|_| perr(self.line, col, format!("unknown IterDomain `{name}`")))
     }
     /// A list of existing IterDomains separated by spaces or commas.
     fn id_list(&mut self, s: &Schedule, stop: &str) -> Result<Vec<usize>> {
@@ -210,16 +206,15 @@ pub fn parse(text: &str) -> Result<Schedule> {
     let mut s = Schedule::new();
     let mut alloc_line = 0;
     let mut transform_lines = Vec::new();
-    let mut names = std::collections::HashMap::new();
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
+        super::steps::tick(raw.len() + 1);
         let toks = lex(line, raw)?;
         if toks.is_empty() {
             continue;
         }
         let mut c = Cursor {
             toks: &toks,
-            names: &names,
             pos: 0,
             line,
             end_col: raw.trim_end().chars().count() + 1,
@@ -235,9 +230,6 @@ pub fn parse(text: &str) -> Result<Schedule> {
         };
         statement(&mut s, &mut c).map_err(|e| at(e, 1))?;
         transform_lines.resize(s.transforms.len(), line);
-        for (i, d) in s.ids.iter().enumerate().skip(names.len()) {
-            names.insert(d.name.clone(), i);
-        }
         if matches!(toks.first(), Some(Token { tok: Tok::Ident(k), .. }) if k == "alloc") {
             alloc_line = line;
         }
@@ -261,9 +253,10 @@ pub fn parse(text: &str) -> Result<Schedule> {
     Ok(s)
 }
 
-/// The largest schedule text [`parse`] accepts, in bytes (1 MiB; real schedules are a few
-/// hundred bytes). Past it: [`Error::InputTooLarge`].
-pub const MAX_TEXT: usize = 1 << 20;
+/// The largest schedule text [`parse`] accepts, in bytes (64 MiB; real schedules are a few
+/// hundred bytes, and the CLI's own input limit, 1 MiB by default, applies first). Past it:
+/// [`Error::InputTooLarge`]; [`super::ir::MAX_IDS`] bounds the IterDomains of a shorter text.
+pub const MAX_TEXT: usize = 1 << 26;
 
 fn statement(s: &mut Schedule, c: &mut Cursor) -> Result<()> {
     let (first, _) = c.ident("a statement")?;

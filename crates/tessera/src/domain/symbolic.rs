@@ -106,6 +106,18 @@ impl Extent {
         })
     }
 
+    /// Number of nodes of the expression (constants, symbols and operations).
+    ///
+    /// Pre: none. Post: at least 1. Example: `ceilDiv(N, 4)` has 2 nodes (the constant divisor is
+    /// part of its node), `N * M` has 3.
+    pub fn nodes(&self) -> usize {
+        match self {
+            Extent::Const(_) | Extent::Sym(_) => 1,
+            Extent::Add(e, _) | Extent::CeilDiv(e, _) => 1 + e.nodes(),
+            Extent::Mul(a, b) | Extent::Plus(a, b) => 1 + a.nodes() + b.nodes(),
+        }
+    }
+
     /// The constant value, if the extent is a literal constant.
     ///
     /// Pre: none. Post: `Some` only for `Const`. Example: `Extent::Const(6).as_const() == Some(6)`.
@@ -320,7 +332,11 @@ impl Facts {
                 self.values.insert(s.clone(), *c);
             }
         }
-        for (s, v) in &self.values {
+        // Only the fact's own symbol can have become contradictory.
+        let sym = match &fact {
+            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s,
+        };
+        if let Some((s, v)) = self.values.get_key_value(sym) {
             if let Some(m) = self.divisors.get(s) {
                 if v.rem_euclid(*m) != 0 {
                     return Err(Error::Contradiction {

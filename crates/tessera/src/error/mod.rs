@@ -7,8 +7,10 @@
 //! runs an algebra operation or reads notation; checked suggestions, explanatory notes and the
 //! error catalogue live above, in [`crate::obligation`].
 
+pub mod note;
 pub mod vocab;
 
+pub use note::Note;
 pub use vocab::{Call, Divides, Failure, Obligation};
 
 /// A failed obligation (or a malformed input).

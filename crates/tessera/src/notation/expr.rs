@@ -3,7 +3,7 @@
 use super::parse::{parse, Expr};
 use crate::algebra::swizzled::{self, Rhs};
 use crate::algebra::{self, Tiler};
-use crate::error::{Error, Result};
+use crate::error::{Error, Note, Result};
 pub use crate::layout::Value;
 use crate::layout::{self, AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, Tree};
 
@@ -107,10 +107,29 @@ pub fn eval(text: &str) -> Result<Value> {
     // The one-pass reader answers the common shapes (calls, integers, tuples, `shape:stride`)
     // without building a syntax tree; it gives up (None) on anything else, and the general
     // parser and evaluator answer, so the result is always `eval_expr(&parse(text)?)`.
-    if let Some(r) = super::direct::eval(text) {
+    // Notes recorded by a read that gives up are dropped: the general path records them again.
+    let fast = crate::error::note::collect_if(|| super::direct::eval(text), Option::is_some);
+    if let Some(r) = fast {
         return r;
     }
     eval_expr(&parse(text)?)
+}
+
+/// Parses and evaluates an expression, returning the [`Note`]s (warnings that travel with a
+/// successful result, e.g. `complement_holes`) recorded while it ran; on error the notes are
+/// dropped (the error says what failed).
+///
+/// ```
+/// let (v, notes) = tessera::notation::eval_noted("complement((2,2):(1,3))");
+/// assert_eq!(v.unwrap().to_string(), "1:0");
+/// assert_eq!(notes[0].code, "complement_holes");
+/// ```
+pub fn eval_noted(text: &str) -> (Result<Value>, Vec<Note>) {
+    let (r, notes) = crate::error::note::collect(|| eval(text));
+    match r {
+        Ok(v) => (Ok(v), notes),
+        Err(e) => (Err(e), Vec::new()),
+    }
 }
 
 /// Evaluates a parsed expression.
@@ -245,6 +264,10 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ),
     ("complement", "complement(A) | complement(A, cotarget)"),
     (
+        "complement_exact",
+        "complement_exact(A) | complement_exact(A, cotarget): only a tiling complement",
+    ),
+    (
         "complement1",
         "complement1(N, d, M): seed III's rank-1 complement",
     ),
@@ -375,6 +398,15 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
                 algebra::complement_default(l)
             } else {
                 algebra::complement(l, &a.tuple(1)?)
+            })
+        }
+        "complement_exact" => {
+            arity(name, n, &[1, 2], "1 or 2")?;
+            let l = a.layout(0)?;
+            lay(if n == 1 {
+                algebra::complement_exact_default(&l)
+            } else {
+                algebra::complement_exact(&l, &a.tuple(1)?)
             })
         }
         "complement1" => {

@@ -7,6 +7,7 @@
 pub mod direct;
 pub mod expr;
 pub mod parse;
+pub mod ragged;
 pub mod write;
 
 use std::fmt::{self, Display, Write};
@@ -14,7 +15,7 @@ use std::fmt::{self, Display, Write};
 use crate::error::{Error, Result};
 use crate::layout::{AnyLayout, ComposedLayout, IntTuple, Layout, SliceCoord, Swizzle, TreeRef};
 
-pub use expr::{eval, eval_expr, Value};
+pub use expr::{eval, eval_expr, eval_noted, Value};
 pub use parse::{parse, Expr};
 
 fn write_tree<T: Copy>(

@@ -114,10 +114,13 @@ pub const CATALOGUE: &[Entry] = &[
         code: "not_complementable",
         title: "the layout has no complement",
         obligation: "sorted by stride, s_i·d_i ∣ d_{i+1}",
-        explanation: "complement needs positive strides where each mode, sorted by stride, ends \
-                      (s·d) at a divisor of the next stride; otherwise no layout completes A \
-                      without overlap. Adjust the stride or the extent of the failing mode.",
-        example: Example::Expr("complement((2,2):(1,3))"),
+        explanation: "complement_exact needs positive strides where each mode, sorted by \
+                      stride, ends (s·d) at a divisor of the next stride; otherwise no layout \
+                      completes A without overlap. complement answers such an A with CuTe's \
+                      complement and a complement_holes note, and refuses it only where CuTe's \
+                      quotient is 0 (a mode ends past the next stride) or a stride is negative. \
+                      Adjust the stride or the extent of the failing mode.",
+        example: Example::Expr("complement_exact((2,2):(1,3))"),
     },
     Entry {
         code: "out_of_domain",
@@ -154,7 +157,10 @@ pub const CATALOGUE: &[Entry] = &[
         obligation: "size ≤ enumeration bound (2^22)",
         explanation: "Where no closed-form certificate applies, Tessera decides by enumeration, \
                       bounded to keep every answer fast (composition's B, left_inverse's L \
-                      when its strides overlap). Use a smaller layout.",
+                      when its strides overlap). Use a smaller layout. In a schedule \
+                      (`tessera schedule`): more than 2^18 IterDomains, or an extent expression \
+                      of more than 64 nodes (a long chain of merges of symbolic extents; bind \
+                      the symbols with `assume N == value`).",
         example: Example::Expr("left_inverse((2048,2048,2):(1,1,1))"),
     },
     Entry {

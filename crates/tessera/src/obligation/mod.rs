@@ -12,12 +12,16 @@
 //! - [`suggest`]: checked suggestions ([`Error::suggestions`]).
 //! - [`static_check`]: const-generic layouts whose obligations are checked at compile time.
 //! - [`catalogue`]: every error code with an explanation and a minimal triggering input.
+//! - [`note`]: [`Note`], a warning that travels with a successful result.
 
 pub mod catalogue;
+
 pub mod static_check;
 pub mod suggest;
 
-pub use crate::error::{arith, vocab, Call, Divides, Error, Failure, Obligation, Result};
+pub use crate::error::{
+    arith, note, vocab, Call, Divides, Error, Failure, Note, Obligation, Result,
+};
 pub use suggest::Suggestion;
 
 impl Error {

@@ -76,8 +76,10 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
             continue;
         }
         spent += 1;
-        // The check: run the operation with the suggested inputs.
-        if let Ok(v) = crate::notation::eval(&expr) {
+        // The check: run the operation with the suggested inputs; a fix succeeds without a
+        // note (e.g. not a complement that leaves holes).
+        let (r, notes) = crate::notation::eval_noted(&expr);
+        if let (Ok(v), true) = (r, notes.is_empty()) {
             out.push(Suggestion {
                 label: c.label,
                 expr,

@@ -7,13 +7,17 @@
 //! spans the tile's period, so `e | B`): the boxing split of [`super::tiling`] is the ragged
 //! divide's indivisible split, its holes lie past the tensor's end and are zero-filled. Modes are
 //! put in driver order by stride (the stride-1 mode is dimension 0).
+//!
+//! [`report`] is the whole readable answer of `tessera eval --ragged`.
 
 use super::error::Error;
 use super::report::{validate, Finding};
 use super::rules::Severity;
 use super::tiling::{tiling_view, TilingView};
 use super::{DataType, Request, Result};
-use crate::algebra::ragged::Ragged;
+use crate::algebra::ragged::{holes_text, Ragged};
+use crate::domain::ragged::{analyze, predicate_text, RaggedAnalysis};
+use crate::notation::ragged::{evaluate, Outcome};
 
 /// The TMA verdict of a ragged tile.
 #[derive(Clone, Debug)]
@@ -177,4 +181,153 @@ pub fn verdict_text(t: &RaggedTma) -> String {
         }
     ));
     s
+}
+
+fn names(list: Option<&str>) -> Option<Vec<String>> {
+    list.map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+}
+
+/// The report printed by `tessera eval --ragged`: the divide (layout, index map, each mode's
+/// padding and holes), the slice when there is one, the minimal predicate, the padded allocation,
+/// the correctness of predicated copies, the TMA verdict and, with `code`, the Python and CUDA C++
+/// predicates.
+///
+/// Pre: none. Post: `Err` holds `error[CODE]: message`; `Ok` is plain text ending in a newline.
+/// Example: `zipped_divide(10:1,4)` reports 12 padded points, 10 valid.
+pub fn report(
+    text: &str,
+    names_list: Option<&str>,
+    dtype: DataType,
+    code: bool,
+) -> std::result::Result<String, String> {
+    let outcome = evaluate(text).map_err(|e| format!("error[{}]: {e}", e.code()))?;
+    let (r, slice) = match &outcome {
+        Outcome::Divide(r) => (r, None),
+        Outcome::Slice(op, s, r) => (r, Some((*op, s))),
+    };
+    let nm = names(names_list);
+    let an = analyze(r, nm.as_deref()).map_err(|e| format!("error[{}]: {e}", e.code()))?;
+    let mut o = String::new();
+    o.push_str(&format!("ragged {text}\n"));
+    divide_lines(&mut o, r, &an);
+    if let Some((op, s)) = slice {
+        o.push_str(&format!("\n{op}:\n"));
+        match (&s.layout, s.offset) {
+            (Some(l), Some(off)) => o.push_str(&format!("  layout  {l} + offset {off}\n")),
+            _ => o.push_str(&format!(
+                "  index   {} + {} (no layout: A' o T is not admissible)\n",
+                s.index, s.index_offset
+            )),
+        }
+        let ext: Vec<String> = s
+            .extents
+            .iter()
+            .map(|(v, t)| format!("{v} of {t}"))
+            .collect();
+        o.push_str(&format!(
+            "  {} points, {} valid, {}; valid per mode: {}\n",
+            s.points,
+            s.valid,
+            holes_text(s.holes),
+            ext.join(", ")
+        ));
+    }
+    o.push('\n');
+    match ragged_verdict(r, dtype) {
+        Ok(t) => o.push_str(&verdict_text(&t)),
+        Err(e) => o.push_str(&format!("TMA: not a TMA box tiling: {e}")),
+    }
+    o.push('\n');
+    if code {
+        o.push_str("\nPython:\n");
+        o.push_str(&an.python);
+        o.push_str("\nCUDA C++:\n");
+        o.push_str(&an.cuda);
+    }
+    Ok(o)
+}
+
+fn divide_lines(o: &mut String, r: &Ragged, an: &RaggedAnalysis) {
+    match &r.layout {
+        Some(l) => o.push_str(&format!(
+            "  layout     {l}   (A' o T over the padded domain)\n"
+        )),
+        None => {
+            o.push_str("  layout     none: A' o T is not admissible (the values are A(T(c)))\n")
+        }
+    }
+    o.push_str(&format!(
+        "  index map  {}   (padded coordinate -> padded index)\n",
+        r.index
+    ));
+    for m in &r.modes {
+        if let Some(t) = &m.tiler {
+            let which = match m.position {
+                Some(i) => format!("mode {i} ({})", m.mode),
+                None => format!("{} as one 1-D domain", m.mode),
+            };
+            o.push_str(&format!(
+                "  {which}: size {} by tile {t} (period {}): padded to {}, {}\n",
+                m.size,
+                m.period,
+                m.padded_size,
+                holes_text(m.holes())
+            ));
+            if let Ok(sites) = m.hole_sites(6) {
+                if !sites.is_empty() {
+                    let list: Vec<String> =
+                        sites.iter().map(|(t, r)| format!("({t},{r})")).collect();
+                    o.push_str(&format!(
+                        "    holes at (tile, rest) = {}{} (T(tile, rest) >= {})\n",
+                        list.join(", "),
+                        if (sites.len() as i64) < m.holes() {
+                            ", ..."
+                        } else {
+                            ""
+                        },
+                        m.size
+                    ));
+                }
+            }
+        }
+    }
+    o.push_str(&format!(
+        "  {} padded points, {} valid, {}\n",
+        r.points,
+        r.valid,
+        holes_text(r.holes)
+    ));
+    o.push_str(&format!(
+        "  predicate  {}   (minimal{})\n",
+        predicate_text(&an.predicate),
+        if an.minimal_checked {
+            ", checked by enumeration"
+        } else {
+            " by the theorems; enumeration skipped"
+        }
+    ));
+    for d in &an.dropped {
+        o.push_str(&format!("    dropped {d}\n"));
+    }
+    o.push_str(&format!(
+        "  allocated padded: {} slots, {} over-allocated\n",
+        an.allocated, an.over_allocation
+    ));
+    for row in &an.correctness {
+        let fill = match row.fill {
+            None => "holes left unwritten".to_string(),
+            Some(v) => format!("holes filled with {v}"),
+        };
+        let verdict = if row.strong {
+            "strongly correct"
+        } else if row.weak {
+            "weakly correct"
+        } else {
+            "not correct"
+        };
+        o.push_str(&format!(
+            "  predicated copy, {fill}, read by {}: {verdict}\n",
+            format!("{:?}", row.reduction).to_lowercase()
+        ));
+    }
 }

@@ -1,0 +1,231 @@
+//! Schedule analysis scales as O(n log n) in the number of statements (issue 15): the work of
+//! `parse` → predicates → report → render, counted in steps (never timed) by
+//! `tessera::domain::steps`, grows at most linearly-times-log from 1k to 100k statements on
+//! chains of every transform; and the greedy predicate derivation, which no longer re-runs the
+//! closure per candidate, chooses exactly what the per-candidate closure chooses.
+
+use proptest::prelude::*;
+use tessera::domain::predicate::{derive_by_theorems_assuming, rules_assuming, Rule};
+use tessera::domain::report::analyze;
+use tessera::domain::{parse, steps, Extent, Id, Schedule, SplitKind};
+
+/// Chains of `n` statements, one family per transform.
+fn family(name: &str, n: usize) -> String {
+    let mut t = String::new();
+    match name {
+        // Symbolic extent, divisible splits: everything is implied, nothing chosen.
+        "split" => {
+            t.push_str("I0 = iter N\n");
+            for k in 0..n {
+                t.push_str(&format!("A{k}, I{} = split I{k} by 1\n", k + 1));
+            }
+        }
+        // Concrete, indivisible at the top: the root stays predicated.
+        "outer split" => {
+            t.push_str("I0 = iter 1000000007\n");
+            for k in 0..n {
+                t.push_str(&format!("I{}, B{k} = outer split I{k} by 1\n", k + 1));
+            }
+        }
+        "merge" => {
+            t.push_str("M0 = iter 3\n");
+            for k in 0..n {
+                t.push_str(&format!("R{k} = iter 1\nM{} = merge M{k}, R{k}\n", k + 1));
+            }
+        }
+        // Pads and slices alternating: holes, a predicate on every other IterDomain.
+        "resize" => {
+            t.push_str("I0 = iter 7\n");
+            for k in 0..n {
+                let (l, r) = if k % 2 == 0 { (1, 0) } else { (0, -1) };
+                t.push_str(&format!("I{} = resize I{k} by {l}, {r}\n", k + 1));
+            }
+        }
+        "swizzle" => {
+            t.push_str("X0 = iter 4\nY0 = iter 4\n");
+            for k in 0..n {
+                t.push_str(&format!(
+                    "X{}, Y{} = swizzle xor X{k}, Y{k}\n",
+                    k + 1,
+                    k + 1
+                ));
+            }
+        }
+        _ => unreachable!(),
+    }
+    t
+}
+
+/// Steps of the whole path for one text, checking the result is sane.
+fn measure(text: &str) -> u64 {
+    steps::reset();
+    let s = parse(text).unwrap();
+    let r = analyze(&s).unwrap();
+    let out = r.render();
+    assert!(out.contains("predicate (ours)"));
+    steps::tick(out.len());
+    steps::count()
+}
+
+#[test]
+fn analysis_steps_grow_as_n_log_n() {
+    for name in ["split", "outer split", "merge", "resize", "swizzle"] {
+        let sizes = [1_000usize, 10_000, 100_000];
+        let counts: Vec<u64> = sizes.iter().map(|&n| measure(&family(name, n))).collect();
+        for w in 0..2 {
+            let ratio = counts[w + 1] as f64 / counts[w] as f64;
+            // Ten times the statements: ten times the steps, up to the log factor (log2 10k /
+            // log2 1k = 1.33) and the fixed start-up; a quadratic path would give 100.
+            assert!(
+                ratio <= 10.0 * 1.34,
+                "{name}: {} -> {} statements took {} -> {} steps (x{ratio:.1})",
+                sizes[w],
+                sizes[w + 1],
+                counts[w],
+                counts[w + 1]
+            );
+        }
+        eprintln!("{name}: steps {counts:?} for {sizes:?} statements");
+    }
+}
+
+#[test]
+fn the_limit_is_documented_and_enforced() {
+    use tessera::domain::ir::{MAX_EXTENT_NODES, MAX_IDS};
+    // One IterDomain past the limit is refused with `too_large`.
+    let mut s = Schedule::new();
+    for k in 0..MAX_IDS {
+        s.iter(&format!("I{k}"), Extent::Const(1)).unwrap();
+    }
+    let e = s.iter("extra", Extent::Const(1)).unwrap_err();
+    assert_eq!(e.code(), "too_large");
+    // Symbolic merges: the extent expression stops at its node limit, with the IterDomain named.
+    let mut text = String::from("M0 = iter N0\n");
+    let mut k = 0;
+    let err = loop {
+        k += 1;
+        text.push_str(&format!(
+            "N{k} = iter S{k}\nM{k} = merge M{}, N{k}\n",
+            k - 1
+        ));
+        match parse(&text) {
+            Ok(_) => continue,
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(err.code(), "too_large");
+    assert!(
+        err.to_string().contains(&format!("<= {MAX_EXTENT_NODES}")),
+        "{err}"
+    );
+    assert!(err.to_string().contains(&format!("M{k}")), "{err}");
+    assert_eq!(k, MAX_EXTENT_NODES / 2, "{err}");
+}
+
+/// The greedy pass as first written: one full closure per candidate (quadratic).
+fn reference_chosen(s: &Schedule, divisible: &[usize]) -> Option<Vec<Id>> {
+    let rules: Vec<Rule> = rules_assuming(s, divisible).ok()?;
+    let n = s.ids.len();
+    let loop_ids = s.loop_ids().ok()?;
+    let closure = |assumed: &[Id]| {
+        let mut proved = vec![false; n];
+        for &a in assumed {
+            proved[a] = true;
+        }
+        loop {
+            let mut changed = false;
+            for r in &rules {
+                if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
+                    proved[r.conclusion] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return proved;
+            }
+        }
+    };
+    let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
+    let roots = s.roots();
+    let mut order: Vec<Id> = set.iter().copied().filter(|i| !roots.contains(i)).collect();
+    order.reverse();
+    order.extend(set.iter().copied().filter(|i| roots.contains(i)).rev());
+    for &x in &order {
+        let rest: Vec<Id> = set.iter().copied().filter(|&i| i != x).collect();
+        if closure(&rest)[x] {
+            set = rest;
+        }
+    }
+    Some(set)
+}
+
+/// A random schedule: operands picked among all IterDomains (so some are consumed twice), a
+/// loop domain of leaves, sometimes with one leaf swapped for an earlier IterDomain.
+fn random_schedule(roots: &[i64], ops: &[(u8, u16, u16, i8, i8)], swap: u16) -> Schedule {
+    let mut s = Schedule::new();
+    for (k, &e) in roots.iter().enumerate() {
+        if e == 0 {
+            s.iter(&format!("R{k}"), Extent::Sym(format!("S{k}")))
+                .unwrap();
+        } else {
+            s.iter(&format!("R{k}"), Extent::Const(e)).unwrap();
+        }
+    }
+    for (j, &(kind, a, b, p, q)) in ops.iter().enumerate() {
+        let pick = |v: u16, s: &Schedule| {
+            let leaves = s.leaves();
+            if v.is_multiple_of(16) {
+                v as usize % s.ids.len()
+            } else {
+                leaves[v as usize % leaves.len()]
+            }
+        };
+        let (x, y) = (pick(a, &s), pick(b, &s));
+        let (o, i) = (format!("T{j}a"), format!("T{j}b"));
+        let _ = match kind % 4 {
+            0 => {
+                let k = if q % 2 == 0 {
+                    SplitKind::Inner
+                } else {
+                    SplitKind::Outer
+                };
+                s.split(x, 1 + (p.unsigned_abs() % 4) as i64, k, &o, &i)
+                    .map(|_| ())
+            }
+            1 => s.merge(x, y, &o).map(|_| ()),
+            2 => s.resize(x, (p % 3) as i64, (q % 3) as i64, &o).map(|_| ()),
+            _ => s.swizzle(x, y, &o, &i).map(|_| ()),
+        };
+    }
+    let mut l = s.leaves();
+    if swap.is_multiple_of(8) && !l.is_empty() {
+        let k = swap as usize % l.len();
+        l[k] = swap as usize % s.ids.len();
+    }
+    s.loop_domain = Some(l);
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn greedy_derivation_matches_the_per_candidate_closure(
+        roots in prop::collection::vec(0i64..13, 1..4),
+        ops in prop::collection::vec((0u8..4, any::<u16>(), any::<u16>(), any::<i8>(), any::<i8>()), 0..40),
+        swap in any::<u16>(),
+        assumed in prop::collection::vec(any::<u16>(), 0..4),
+    ) {
+        let s = random_schedule(&roots, &ops, swap);
+        let splits: Vec<usize> = (0..s.transforms.len())
+            .filter(|&t| matches!(s.transforms[t], tessera::domain::Transform::Split { .. }))
+            .collect();
+        let divisible: Vec<usize> = if splits.is_empty() {
+            vec![]
+        } else {
+            assumed.iter().map(|&a| splits[a as usize % splits.len()]).collect()
+        };
+        let fast = derive_by_theorems_assuming(&s, &divisible).ok().map(|d| d.chosen);
+        prop_assert_eq!(fast, reference_chosen(&s, &divisible), "{}", s);
+    }
+}

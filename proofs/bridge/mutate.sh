@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Mutation check of the bridge (manual, not run by CI): changes the extracted
+# code one test at a time (in a copy of bridge/extracted.ml): five loosenings
+# of the composition certificate, and two of the complement (the
+# tractability test's divisibility, the rest's fix-up when CuTe's fold falls
+# short of a shape cotarget).  For each it rebuilds the executable and runs
+# the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
+# mutant should make a test fail ("caught by: ..."); the unmutated copy
+# ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
+# bridge/build.sh first).  About a minute once the test binary is built.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$here/../.."
+[ -f "$here/extracted.ml" ] || { echo "mutate.sh: run bridge/build.sh first" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# The mutants: (name, text of the extracted code, its replacement, test filters).
+python3 - "$here/extracted.ml" "$work" <<'PY'
+import os, sys
+src, work = sys.argv[1], sys.argv[2]
+s = open(src).read()
+cert = "certif wrong_candidates"
+mutants = [
+    ("none", "", "", cert + " complement"),
+    ("zero-stride rule (beta = 0 needs rho = 0)",
+     "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
+    ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
+    ("digit load", "Z.ltb (Z.sub (nth k ax mode0).zextent (Zpos XH)) l", "False", cert),
+    ("stride equation",
+     "negb\n                               (Z.eqb (Z.mul u (nth k ax mode0).zstride)\n"
+     "                                 p.prho)", "False", cert),
+    ("negative beta refused",
+     "(match Z.ltb p.pbeta Z0 with\n           | True -> False",
+     "(match Z.ltb p.pbeta Z0 with\n           | True -> cert_go ax ps' load", cert),
+    ("complement: tractability divisibility",
+     "| True -> Z.eqb (Z.modulo m.zstride p) Z0", "| True -> True", "complement"),
+    ("complement: rest fix-up for a short fold",
+     "   | True -> ceil_divZ (shape_size cot) r\n", "   | True -> rest\n", "complement"),
+]
+for i, (name, old, new, filters) in enumerate(mutants):
+    d = os.path.join(work, str(i))
+    os.mkdir(d)
+    if old and s.count(old) != 1:
+        sys.exit(f"mutate.sh: `{name}`: the text to mutate occurs {s.count(old)} times")
+    open(os.path.join(d, "extracted.ml"), "w").write(s.replace(old, new) if old else s)
+    open(os.path.join(d, "name"), "w").write(name)
+    open(os.path.join(d, "filters"), "w").write(filters)
+PY
+
+(cd "$root" && cargo test -p tessera --test bridge --no-run -q 2>/dev/null)
+status=0
+for d in $(ls "$work" | sort -n); do
+  dir="$work/$d"
+  name="$(cat "$dir/name")"
+  cp "$here/extracted.mli" "$here/main.ml" "$dir/"
+  (cd "$dir" && ocamlopt -o tessera_extracted extracted.mli extracted.ml main.ml 2>/dev/null)
+  if (cd "$root" && TESSERA_EXTRACTED="$dir/tessera_extracted" \
+        cargo test -p tessera --test bridge -- --ignored --test-threads=1 $(cat "$dir/filters") \
+        >"$dir/out" 2>&1); then
+    result=passed
+  else
+    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
+  fi
+  echo "mutate.sh: ${name}: ${result}"
+  if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
+done
+exit $status
