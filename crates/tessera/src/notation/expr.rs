@@ -404,9 +404,9 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(if n == 1 {
-                algebra::complement_exact_default(&l)
+                algebra::complement_exact_default(l)
             } else {
-                algebra::complement_exact(&l, &a.tuple(1)?)
+                algebra::complement_exact(l, &a.tuple(1)?)
             })
         }
         "complement1" => {
