@@ -82,6 +82,37 @@ pub fn collect<T>(f: impl FnOnce() -> T) -> (T, Vec<Note>) {
     (v, mine)
 }
 
+/// Runs `f` inside the enclosing [`collect`] (if any), passing the notes it records on only when
+/// `keep(&value)`: a computation whose value is thrown away drops its notes (the expression
+/// reader's fast path, when it gives up and the general path evaluates again).
+///
+/// Pre: none. Post: returns `f()`; the enclosing collection gains `f`'s notes iff `keep` holds.
+/// Example: `collect_if(|| complement(..), |_| false)` inside `collect` leaves no note.
+pub fn collect_if<T>(f: impl FnOnce() -> T, keep: impl FnOnce(&T) -> bool) -> T {
+    if SINK.with(|s| s.borrow().is_none()) {
+        return f();
+    }
+    /// Restores the enclosing collection even if `f` unwinds.
+    struct Scope(Option<Option<Vec<Note>>>);
+    impl Drop for Scope {
+        fn drop(&mut self) {
+            if let Some(outer) = self.0.take() {
+                SINK.with(|s| *s.borrow_mut() = outer);
+            }
+        }
+    }
+    let mut scope = Scope(Some(SINK.with(|s| s.borrow_mut().replace(Vec::new()))));
+    let v = f();
+    let mine = SINK.with(|s| s.borrow_mut().take()).unwrap_or_default();
+    if let Some(Some(mut outer)) = scope.0.take() {
+        if keep(&v) {
+            outer.extend(mine);
+        }
+        SINK.with(|s| *s.borrow_mut() = Some(outer));
+    }
+    v
+}
+
 /// Records the note `make()` builds, if a [`collect`] is active on this thread (otherwise
 /// `make` is not called).
 pub fn record_with(make: impl FnOnce() -> Note) {

@@ -104,6 +104,14 @@ impl Value {
 /// assert_eq!(v.to_string(), "(5,4):(8,2)");
 /// ```
 pub fn eval(text: &str) -> Result<Value> {
+    // The one-pass reader answers the common shapes (calls, integers, tuples, `shape:stride`)
+    // without building a syntax tree; it gives up (None) on anything else, and the general
+    // parser and evaluator answer, so the result is always `eval_expr(&parse(text)?)`.
+    // Notes recorded by a read that gives up are dropped: the general path records them again.
+    let fast = crate::error::note::collect_if(|| super::direct::eval(text), Option::is_some);
+    if let Some(r) = fast {
+        return r;
+    }
     eval_expr(&parse(text)?)
 }
 
@@ -172,13 +180,19 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, args, col } => {
             let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
-            if vals.iter().any(Value::is_swizzled) {
-                return call_swizzled(name, &vals, *col).map_err(|e| e.in_call(name, vals));
-            }
-            // The failure remembers the outermost call, from which suggestions are derived.
-            call(name, &vals, *col).map_err(|e| e.in_call(name, vals))
+            apply(name, &vals, *col)
         }
     }
+}
+
+/// The function `name` of the expression language on evaluated arguments; `col` is the column of
+/// the call (for `unknown_function`).
+pub(crate) fn apply(name: &str, vals: &[Value], col: usize) -> Result<Value> {
+    if vals.iter().any(Value::is_swizzled) {
+        return call_swizzled(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()));
+    }
+    // The failure remembers the outermost call, from which suggestions are derived.
+    call(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()))
 }
 
 struct Args<'a> {
@@ -198,9 +212,9 @@ impl Args<'_> {
             found: self.get(i).kind(),
         }
     }
-    fn layout(&self, i: usize) -> Result<Layout> {
+    fn layout(&self, i: usize) -> Result<&Layout> {
         match self.get(i) {
-            Value::Layout(l) => Ok(l.clone()),
+            Value::Layout(l) => Ok(l),
             _ => Err(self.type_err(i, "a layout")),
         }
     }
@@ -349,15 +363,15 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(match (name, n) {
-                ("coalesce", 1) => algebra::coalesce(&l),
-                ("coalesce", _) => algebra::coalesce_by(&l, &a.tuple(1)?),
-                (_, 1) => algebra::filter(&l),
-                _ => algebra::filter_by(&l, &a.tuple(1)?),
+                ("coalesce", 1) => algebra::coalesce(l),
+                ("coalesce", _) => algebra::coalesce_by(l, &a.tuple(1)?),
+                (_, 1) => algebra::filter(l),
+                _ => algebra::filter_by(l, &a.tuple(1)?),
             })
         }
         "coalesce_trace" => {
             arity(name, n, &[1], "1")?;
-            let (r, trace) = algebra::coalesce_trace(&a.layout(0)?)?;
+            let (r, trace) = algebra::coalesce_trace(a.layout(0)?)?;
             let mut text = String::new();
             for (k, step) in trace.iter().enumerate() {
                 text.push_str(&format!(
@@ -375,24 +389,24 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "composition" => {
             arity(name, n, &[2], "2")?;
-            lay(algebra::composition_tiler(&a.layout(0)?, &a.tiler(1)?))
+            lay(algebra::composition_tiler(a.layout(0)?, &a.tiler(1)?))
         }
         "complement" => {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(if n == 1 {
-                algebra::complement_default(&l)
+                algebra::complement_default(l)
             } else {
-                algebra::complement(&l, &a.tuple(1)?)
+                algebra::complement(l, &a.tuple(1)?)
             })
         }
         "complement_exact" => {
             arity(name, n, &[1, 2], "1 or 2")?;
             let l = a.layout(0)?;
             lay(if n == 1 {
-                algebra::complement_exact_default(&l)
+                algebra::complement_exact_default(l)
             } else {
-                algebra::complement_exact(&l, &a.tuple(1)?)
+                algebra::complement_exact(l, &a.tuple(1)?)
             })
         }
         "complement1" => {
@@ -407,9 +421,9 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[1], "1")?;
             let l = a.layout(0)?;
             lay(match name {
-                "right_inverse" => algebra::right_inverse(&l),
-                "left_inverse" => algebra::left_inverse(&l),
-                _ => algebra::nullspace(&l),
+                "right_inverse" => algebra::right_inverse(l),
+                "left_inverse" => algebra::left_inverse(l),
+                _ => algebra::nullspace(l),
             })
         }
         "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
@@ -417,14 +431,14 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let (l, t) = (a.layout(0)?, a.tiler(1)?);
             lay(match name {
-                "logical_divide" => algebra::logical_divide(&l, &t),
-                "zipped_divide" => algebra::zipped_divide(&l, &t),
-                "tiled_divide" => algebra::tiled_divide(&l, &t),
-                "flat_divide" => algebra::flat_divide(&l, &t),
-                "logical_product" => algebra::logical_product(&l, &t),
-                "zipped_product" => algebra::zipped_product(&l, &t),
-                "tiled_product" => algebra::tiled_product(&l, &t),
-                _ => algebra::flat_product(&l, &t),
+                "logical_divide" => algebra::logical_divide(l, &t),
+                "zipped_divide" => algebra::zipped_divide(l, &t),
+                "tiled_divide" => algebra::tiled_divide(l, &t),
+                "flat_divide" => algebra::flat_divide(l, &t),
+                "logical_product" => algebra::logical_product(l, &t),
+                "zipped_product" => algebra::zipped_product(l, &t),
+                "tiled_product" => algebra::tiled_product(l, &t),
+                _ => algebra::flat_product(l, &t),
             })
         }
         "blocked_product" | "raked_product" => {
@@ -440,18 +454,18 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2, 3], "2 or 3")?;
             let order = if n == 3 { Some(a.tuple(2)?) } else { None };
             lay(algebra::tile_to_shape(
-                &a.layout(0)?,
+                a.layout(0)?,
                 &a.tuple(1)?,
                 order.as_ref(),
             ))
         }
         "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
             let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
-            Ok(Value::Layout(Layout::concat(parts.iter())))
+            Ok(Value::Layout(Layout::concat(parts.iter().copied())))
         }
         "make_layout" if n >= 1 && vals.iter().all(|v| matches!(v, Value::Layout(_))) => {
             let parts = (0..n).map(|i| a.layout(i)).collect::<Result<Vec<_>>>()?;
-            Ok(Value::Layout(Layout::concat(parts.iter())))
+            Ok(Value::Layout(Layout::concat(parts.iter().copied())))
         }
         "make_layout" => {
             arity(name, n, &[1, 2], "1 or 2")?;
@@ -470,18 +484,18 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let (l, k) = (a.layout(0)?, a.int(1)?);
             lay(if name == "upcast" {
-                algebra::upcast(&l, k)
+                algebra::upcast(l, k)
             } else {
-                algebra::downcast(&l, k)
+                algebra::downcast(l, k)
             })
         }
         "max_common_layout" => {
             arity(name, n, &[2], "2")?;
-            lay(algebra::max_common_layout(&a.layout(0)?, &a.layout(1)?))
+            lay(algebra::max_common_layout(a.layout(0)?, a.layout(1)?))
         }
         "max_common_vector" => {
             arity(name, n, &[2], "2")?;
-            algebra::max_common_vector(&a.layout(0)?, &a.layout(1)?).map(Value::Int)
+            algebra::max_common_vector(a.layout(0)?, a.layout(1)?).map(Value::Int)
         }
         "size" | "rank" | "depth" | "flatten" => {
             arity(name, n, &[1], "1")?;
@@ -549,17 +563,17 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "slice" => {
             arity(name, n, &[2], "2")?;
             let c = a.slice_coord(0)?;
-            lay(layout::slice(&c, &a.layout(1)?))
+            lay(layout::slice(&c, a.layout(1)?))
         }
         "local_tile" | "ragged_local_tile" => {
             arity(name, n, &[3], "3")?;
             let (l, t, c) = (a.layout(0)?, a.tiler(1)?, a.tuple(2)?);
             if name == "local_tile" {
-                let (tile, off) = algebra::ragged::local_tile(&l, &t, &c)?;
+                let (tile, off) = algebra::ragged::local_tile(l, &t, &c)?;
                 Ok(Value::Tuple(vec![Value::Layout(tile), Value::Int(off)]))
             } else {
                 Ok(Value::Text(slice_text(
-                    &algebra::ragged::ragged_local_tile(&l, &t, &c)?,
+                    &algebra::ragged::ragged_local_tile(l, &t, &c)?,
                 )))
             }
         }
@@ -567,11 +581,11 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[3], "3")?;
             let (l, th, i) = (a.layout(0)?, a.layout_or_tuple(1)?, a.int(2)?);
             if name == "local_partition" {
-                let (part, off) = algebra::ragged::local_partition(&l, &th, i)?;
+                let (part, off) = algebra::ragged::local_partition(l, &th, i)?;
                 Ok(Value::Tuple(vec![Value::Layout(part), Value::Int(off)]))
             } else {
                 Ok(Value::Text(slice_text(
-                    &algebra::ragged::ragged_local_partition(&l, &th, i)?,
+                    &algebra::ragged::ragged_local_partition(l, &th, i)?,
                 )))
             }
         }
@@ -582,7 +596,7 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             arity(name, n, &[2], "2")?;
             let arr = algebra::ragged::Arrangement::parse(&name["ragged_".len()..])
                 .expect("a divide name");
-            let r = algebra::ragged::ragged_divide(&a.layout(0)?, &a.tiler(1)?, arr)?;
+            let r = algebra::ragged::ragged_divide(a.layout(0)?, &a.tiler(1)?, arr)?;
             Ok(Value::Text(r.to_string()))
         }
         "make_swizzle" => {
@@ -618,7 +632,7 @@ fn slice_text(s: &algebra::ragged::RaggedSlice) -> String {
     )
 }
 
-fn int_tuple_value(t: &IntTuple) -> Value {
+pub(crate) fn int_tuple_value(t: &IntTuple) -> Value {
     fn go(t: layout::TreeRef<'_, i64>) -> Value {
         match t.leaf() {
             Some(v) => Value::Int(v),

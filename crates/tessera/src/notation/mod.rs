@@ -4,9 +4,11 @@
 //! C++ notation, as Tessera prints it: no spaces, no `_` markers, a 1-tuple is `(16)`:
 //! `(2,(2,2)):(4,(1,2))`, `12:1`.
 
+pub mod direct;
 pub mod expr;
 pub mod parse;
 pub mod ragged;
+pub mod write;
 
 use std::fmt::{self, Display, Write};
 
