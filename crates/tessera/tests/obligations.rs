@@ -383,3 +383,18 @@ fn sweep_failing_inputs_suggestions_hold() {
         "{helped} of {failed} failures got a suggestion"
     );
 }
+
+/// Suggestions are not searched for layouts past `MAX_SUGGEST_POINTS` (each candidate check may
+/// enumerate): the fuzzer's slow unit, a divide by a 3.5M-point tiler, gets its error and no
+/// suggestions instead of seconds of candidate checks.
+#[test]
+fn no_suggestion_search_past_the_point_bound() {
+    let text = "logical_divide((4,(4,8)):(59,(13,1)),(2:3,(652,5364):(650,5368)))";
+    let e = tessera::notation::eval(text).unwrap_err();
+    assert_eq!(e.code(), "not_complementable");
+    assert!(e.suggestions().is_empty());
+    // Below the bound the search runs as before.
+    let e = tessera::notation::eval("complement1(128,16,2040)").unwrap_err();
+    assert!(!e.suggestions().is_empty());
+    assert!(tessera::obligation::suggest::MAX_SUGGEST_POINTS < 1 << 22);
+}

@@ -22,6 +22,12 @@ const BUDGET: usize = 160;
 /// candidate; past the bound there are no suggestions (real layouts have a few dozen leaves).
 pub const MAX_SUGGEST_LEAVES: usize = 256;
 
+/// Suggestions are searched only when every layout argument has at most this many points: each
+/// candidate is checked by running the operation, which may enumerate up to the decision bound
+/// (2^22 points), so past this size one error could cost seconds of checks (found by fuzzing:
+/// a divide by a tiler of 3.5M points spent 14 s on its candidates).
+pub const MAX_SUGGEST_POINTS: i64 = 1 << 20;
+
 /// A checked suggestion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suggestion {
@@ -44,7 +50,11 @@ pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
     let Some(call) = f.call.clone().or_else(|| derive_call(f)) else {
         return Vec::new();
     };
-    if call.args.iter().any(|a| leaves(a) > MAX_SUGGEST_LEAVES) {
+    if call
+        .args
+        .iter()
+        .any(|a| leaves(a) > MAX_SUGGEST_LEAVES || exceeds(a, MAX_SUGGEST_POINTS))
+    {
         return Vec::new();
     }
     let original = call.to_string();
@@ -129,9 +139,14 @@ fn leaves(v: &Value) -> usize {
 }
 
 fn large(v: &Value) -> bool {
+    exceeds(v, 1 << 16)
+}
+
+/// Whether some layout inside `v` has more than `points` points (or a size that overflows).
+fn exceeds(v: &Value, points: i64) -> bool {
     match v {
-        Value::Layout(l) => l.size().map_or(true, |n| n > 1 << 16),
-        Value::Tuple(items) => items.iter().any(large),
+        Value::Layout(l) => l.size().map_or(true, |n| n > points),
+        Value::Tuple(items) => items.iter().any(|x| exceeds(x, points)),
         _ => false,
     }
 }
