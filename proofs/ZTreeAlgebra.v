@@ -32,7 +32,7 @@
 
 From Coq Require Import Arith Lia List ZArith.
 Import ListNotations.
-From Tessera Require Import Model Nested Bridge CoalesceSigned CoalesceSignedNF Product ZTree
+From Tessera Require Import Model Nested Confluence CoalesceImpl Bridge CoalesceSigned CoalesceSignedNF Product ZTree
   ComplementAny ComplementConverse ComplementRust BridgeComplement ComplementShape ComplementNested
   Composition Divide.
 
@@ -261,6 +261,40 @@ Proof.
   exact (complementSZ_nested_none t0 cot Ht E C0 N' ltac:(lia) T0).
 Qed.
 
+
+(** The same with an integer cotarget [M >= 1] ([complementZ]). *)
+Theorem ztree_complementZ_complete_and_sound : forall t M C N0,
+  ztpos t -> znonneg t -> zpos C -> 1 <= N0 -> ztiles t C N0 -> 1 <= M ->
+  exists R N, complementZ (zflatten t) M = Some R /\ M <= N /\ ztiles t R N.
+Proof.
+  intros t M C N0 Pt Nt PC HN0 T HM.
+  destruct (ztree_nonneg_of_nat t Pt Nt) as [Et Ht]. set (t0 := ztree_to_nat t) in *.
+  destruct (ztiles_nat_complement t C N0 Pt PC T) as [C0 T0].
+  destruct (nat_of_Z N0 ltac:(lia)) as [N0' ->].
+  destruct (nat_of_Z M ltac:(lia)) as [M' ->].
+  rewrite <- Et in T0. apply ztiles_of_nat in T0; [|exact Ht].
+  apply (htiles_iff t0 C0 N0' Ht) in T0.
+  destruct (complementZ_complete_and_sound (hflatten t0) M' C0 N0' ltac:(lia) T0 ltac:(lia))
+    as [R0 [N [E [HM' TR]]]].
+  exists (map zmode_of R0), (Z.of_nat N). split; [|split].
+  - rewrite <- Et, zflatten_of_nat. exact E.
+  - lia.
+  - rewrite <- Et. apply ztiles_of_nat; [exact Ht|]. apply htiles_iff; assumption.
+Qed.
+
+Theorem ztree_complementZ_none : forall t M, ztpos t -> znonneg t ->
+  complementZ (zflatten t) M = None -> forall C N, zpos C -> 1 <= N -> ~ ztiles t C N.
+Proof.
+  intros t M Pt Nt E C N PC HN T.
+  destruct (ztree_nonneg_of_nat t Pt Nt) as [Et Ht]. set (t0 := ztree_to_nat t) in *.
+  destruct (ztiles_nat_complement t C N Pt PC T) as [C0 T0].
+  destruct (nat_of_Z N ltac:(lia)) as [N' ->].
+  rewrite <- Et in T0. apply ztiles_of_nat in T0; [|exact Ht].
+  apply (htiles_iff t0 C0 N' Ht) in T0.
+  rewrite <- Et, zflatten_of_nat in E.
+  exact (complementZ_none_no_complement (hflatten t0) M E C0 N' ltac:(lia) T0).
+Qed.
+
 Close Scope Z_scope.
 
 (** ** Composition with a tree B, certified *)
@@ -359,3 +393,84 @@ Proof.
 Qed.
 
 Close Scope Z_scope.
+
+(** ** [logical_product] with a tree B *)
+
+Lemma zdigits_of_nat : forall L i,
+  zdigits (map zmode_of L) (Z.of_nat i) = map Z.of_nat (digits L i).
+Proof.
+  induction L as [|m L IH]; intros i; [reflexivity|].
+  simpl. rewrite <- Nat2Z.inj_div, IH, <- Nat2Z.inj_mod. reflexivity.
+Qed.
+
+(** [logical_product(A, B)] for a flat tractable [A] (natural strides, as
+    in [Product.v]) and a tree [B] with positive extents and strides
+    [>= 0] (the precondition), injective on its indices: with the
+    complement's rest computed from [B]'s cosize ([B(size B - 1) + 1]) and
+    the certificate checked where Rust checks it, the product
+    [P(xa, i) = A(xa) + R2(i)] maps [dom A x \[0, size B)] one to one into
+    [\[0, reach A * rest)]. *)
+Corollary logical_product_tree : forall (A : layout) (B : ztree) ls,
+  tractable A -> Forall (fun m => 1 <= extent m) A -> ztpos B -> znonneg B ->
+  let cosB := Z.to_nat (zteval B (ztsize B - 1) + 1) in
+  let rest := ((size A * cosB + reach A 1 - 1) / reach A 1)%nat in
+  let C := complement_of A rest in
+  let ax := rust_coalesce_xZ (map zmode_of (rust_coalesce C)) in
+  Forall leaf_ok ls ->
+  map fst ls = map zstride (zflatten B) ->
+  map leaf_extent ls = map zextent (zflatten B) ->
+  certificate ax (pieces_of_leaves ls) = true ->
+  (forall i j, (0 <= i < ztsize B)%Z -> (0 <= j < ztsize B)%Z -> zteval B i = zteval B j -> i = j) ->
+  let P xa i := (Z.of_nat (eval A xa) + evalRflat (zdigits (zflatten B) i) ls)%Z in
+  (forall xa i, in_domain A xa -> (0 <= i < ztsize B)%Z ->
+     (0 <= P xa i < Z.of_nat (reach A 1 * rest))%Z) /\
+  (forall xa i ya j, in_domain A xa -> (0 <= i < ztsize B)%Z -> in_domain A ya -> (0 <= j < ztsize B)%Z ->
+     P xa i = P ya j -> xa = ya /\ i = j).
+Proof.
+  intros A B ls T PA PB NB cosB rest C ax Ok Hs He Cert Binj P.
+  destruct (ztree_nonneg_of_nat B PB NB) as [Et Ht]. set (t0 := ztree_to_nat B) in *.
+  set (LB := hflatten t0).
+  assert (EL : zflatten B = map zmode_of LB) by (unfold LB; rewrite <- Et, zflatten_of_nat; reflexivity).
+  assert (HsB : ztsize B = Z.of_nat (size LB))
+    by (unfold LB; rewrite <- Et, ztsize_of_nat, hsize_flatten; reflexivity).
+  assert (PLB : 1 <= size LB) by (apply Product.size_pos, Ht).
+  assert (EvB : forall i, zteval B (Z.of_nat i) = Z.of_nat (eval_idx LB i)).
+  { intros i. rewrite <- Et, zteval_of_nat by exact Ht. unfold LB. rewrite flatten_preserves_eval by exact Ht.
+    reflexivity. }
+  assert (Ecos : cosB = cosize LB).
+  { unfold cosB, cosize. rewrite HsB. replace (Z.of_nat (size LB) - 1)%Z with (Z.of_nat (size LB - 1)) by lia.
+    rewrite EvB. lia. }
+  assert (Hs' : map fst ls = map (fun m => Z.of_nat (stride m)) LB)
+    by (rewrite Hs, EL, map_map; reflexivity).
+  assert (He' : map leaf_extent ls = map (fun m => Z.of_nat (extent m)) LB)
+    by (rewrite He, EL, map_map; reflexivity).
+  assert (Binj' : forall xb yb, in_domain LB xb -> in_domain LB yb -> eval LB xb = eval LB yb -> xb = yb).
+  { intros xb yb Dx Dy E.
+    rewrite <- (eval_idx_recompose LB xb Dx), <- (eval_idx_recompose LB yb Dy) in E.
+    assert (Ei : Z.of_nat (recompose LB xb) = Z.of_nat (recompose LB yb)).
+    { apply Binj.
+      - pose proof (recompose_bound LB xb Dx). lia.
+      - pose proof (recompose_bound LB yb Dy). lia.
+      - rewrite !EvB, E. reflexivity. }
+    apply Nat2Z.inj in Ei.
+    rewrite <- (digits_recompose LB xb Dx), <- (digits_recompose LB yb Dy), Ei. reflexivity. }
+  assert (Cert' : certificate (rust_coalesce_xZ (map zmode_of (rust_coalesce
+             (complement_of A ((size A * cosize LB + reach A 1 - 1) / reach A 1)))))
+             (pieces_of_leaves ls) = true) by (rewrite <- Ecos; exact Cert).
+  unfold rest. rewrite Ecos.
+  destruct (logical_product_rust A LB ls T PA Ok Hs' He' Cert' Binj') as [H1 H2].
+  assert (ED : forall i, (0 <= i < ztsize B)%Z -> exists i', i = Z.of_nat i' /\ i' < size LB /\
+             zdigits (zflatten B) i = map Z.of_nat (digits LB i')).
+  { intros i Hi. destruct (nat_of_Z i ltac:(lia)) as [i' ->]. exists i'.
+    split; [reflexivity|]. split; [lia|]. rewrite EL. apply zdigits_of_nat. }
+  split.
+  - intros xa i Da Hi. destruct (ED i Hi) as [i' [-> [Hi' Ed]]]. unfold P. rewrite Ed.
+    apply H1; [exact Da | apply digits_in_domain; exact Hi'].
+  - intros xa i ya j Da Hi Dya Hj E.
+    destruct (ED i Hi) as [i' [-> [Hi' Edi]]]. destruct (ED j Hj) as [j' [-> [Hj' Edj]]].
+    unfold P in E. rewrite Edi, Edj in E.
+    destruct (H2 xa (digits LB i') ya (digits LB j') Da (digits_in_domain LB i' Hi') Dya
+                 (digits_in_domain LB j' Hj') E) as [-> Ed].
+    split; [reflexivity|]. f_equal.
+    rewrite <- (recompose_digits LB i' Hi'), <- (recompose_digits LB j' Hj'), Ed. reflexivity.
+Qed.
