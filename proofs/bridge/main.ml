@@ -13,6 +13,9 @@
                          ->  complementSZ [(e1,s1); ...] [M1; ...; Mk]: the
                              complement with a shape cotarget, or "E"
      s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
+     t i TREE            ->  zteval TREE i (a nested layout at index i)
+     T TREE              ->  rust_coalesceZ (zflatten TREE)
+                             where TREE is "L e s" (a leaf) or "N k TREE1 .. TREEk"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -89,6 +92,19 @@ let certified ints =
       | [] -> failwith "missing leaves")
   | [] -> failwith "missing A"
 
+let rec tree_item = function
+  | "L" :: e :: s :: rest ->
+      (ZLeaf { zextent = z_of_int (int_of_string e); zstride = z_of_int (int_of_string s) }, rest)
+  | "N" :: k :: rest ->
+      let cs, rest = take (int_of_string k) tree_item rest in
+      (ZNode (coq_of_list cs), rest)
+  | _ -> failwith "truncated tree"
+
+let tree_of tokens =
+  let t, rest = tree_item tokens in
+  if rest <> [] then failwith "trailing tokens";
+  t
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -113,6 +129,9 @@ let answer line =
       match complementSZ a (coq_of_list cot) with
       | Some r -> show r
       | None -> "E")
+  | "t" :: i :: tokens ->
+      string_of_int (int_of_z (zteval (tree_of tokens) (z_of_int (int_of_string i))))
+  | "T" :: tokens -> show (rust_coalesceZ (zflatten (tree_of tokens)))
   | _ -> failwith ("bad request: " ^ line)
 
 let () =

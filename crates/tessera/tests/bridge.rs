@@ -8,7 +8,8 @@
 //! in `proofs/Composition.v` (`certificate_sound`), and `complementZ`, Rust's `complement` with an
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
-//! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`). This test generates layouts with a fixed seed, asks both sides and
+//! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
+//! of the nested model `proofs/ZTree.v`. This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -19,7 +20,7 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::layout::{IntTuple, Swizzle};
+use tessera::layout::{idx2crd, IntTuple, Swizzle};
 use tessera::Layout;
 
 /// Cases per operation.
@@ -151,8 +152,9 @@ fn coalesce_agrees_with_the_extracted_proof() {
     coalesce_cases(0x7E55_E7A1_C0A1_E5CE, false);
 }
 
-/// The same with signed strides: there the extracted function is proved to keep the function
-/// (`rust_coalesceZ_preserves_eval`), but the unique normal form only for strides >= 0.
+/// The same with signed strides: there too the extracted function keeps the function
+/// (`rust_coalesceZ_preserves_eval`) and returns the unique normal form
+/// (`rust_coalesceZ_unique_normal_form`, `proofs/CoalesceSignedNF.v`).
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
 fn coalesce_agrees_with_the_extracted_function_on_signed_strides() {
@@ -600,4 +602,86 @@ fn swizzle_agrees_with_the_extracted_proof() {
         rust.push(sw.apply(x).to_string());
     }
     compare("swizzle", &requests, &rust);
+}
+
+/// A random nested layout of at most `budget` leaves: its shape and stride in CuTe's notation and
+/// its encoding for the extracted `ztree` ("L e s" for a leaf, "N k ..." for a node of `k`
+/// children). Strides of any sign, often packed against the previous leaf, extents often 1.
+fn random_tree(
+    rng: &mut Rng,
+    depth: u32,
+    budget: &mut usize,
+    prev: &mut Option<(i64, i64)>,
+) -> (String, String, String) {
+    if depth == 0 || *budget <= 1 || rng.range(0, 2) == 0 {
+        *budget = budget.saturating_sub(1);
+        let e = match rng.range(0, 9) {
+            0..=2 => 1,
+            3 => rng.range(9, 40),
+            _ => rng.range(2, 8),
+        };
+        let s = match (rng.range(0, 5), *prev) {
+            (0 | 1, Some((pe, ps))) => pe * ps,
+            (2, _) => 0,
+            _ => rng.range(-40, 40),
+        };
+        *prev = Some((e, s));
+        return (e.to_string(), s.to_string(), format!("L {e} {s}"));
+    }
+    let k = rng.range(1, 3) as usize;
+    let (mut shapes, mut strides, mut codes) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..k {
+        if *budget == 0 {
+            break;
+        }
+        let (sh, st, code) = random_tree(rng, depth - 1, budget, prev);
+        shapes.push(sh);
+        strides.push(st);
+        codes.push(code);
+    }
+    (
+        format!("({})", shapes.join(",")),
+        format!("({})", strides.join(",")),
+        format!("N {} {}", codes.len(), codes.join(" ")),
+    )
+}
+
+/// Nested layouts with strides of any sign (`proofs/ZTree.v`): at a random index `i` of the
+/// domain, Rust's `eval(i)` and CuTe's `crd2idx(idx2crd(i, shape), stride)` must equal the
+/// extracted `zteval` (the tree model, which `zflatten_preserves_eval` proves equal to the
+/// flattening's function), and Rust's `coalesce` must equal the extracted
+/// `rust_coalesceZ (zflatten t)` (proved the unique normal form of the tree's function for any
+/// strides: `ztree_coalesce`, `rust_coalesceZ_unique_normal_form`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn nested_layouts_agree_with_the_extracted_tree_model() {
+    let mut rng = Rng(0x02E5_7ED7_2EE5);
+    let mut eval_req = Vec::with_capacity(CASES);
+    let mut eval_rust = Vec::with_capacity(CASES);
+    let mut crd_rust = Vec::with_capacity(CASES);
+    let mut coal_req = Vec::with_capacity(CASES);
+    let mut coal_rust = Vec::with_capacity(CASES);
+    let mut nested = 0;
+    for _ in 0..CASES {
+        let mut budget = rng.range(1, 7) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 3, &mut budget, &mut None);
+        let text = format!("{shape}:{stride}");
+        let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        if l.depth() > 1 {
+            nested += 1;
+        }
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        eval_req.push(format!("t {i} {code}"));
+        eval_rust.push(l.eval(i).expect("eval").to_string());
+        let crd = idx2crd(i, &l.shape()).expect("idx2crd");
+        crd_rust.push(l.crd2idx(&crd).expect("crd2idx").to_string());
+        coal_req.push(format!("T {code}"));
+        coal_rust.push(show(&coalesce(&l).expect("coalesce")));
+    }
+    assert!(nested >= CASES / 4, "only {nested} nested layouts");
+    eprintln!("nested layouts: {nested} of {CASES} have depth > 1");
+    compare("nested eval", &eval_req, &eval_rust);
+    compare("nested crd2idx(idx2crd)", &eval_req, &crd_rust);
+    compare("nested coalesce", &coal_req, &coal_rust);
 }
