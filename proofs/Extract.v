@@ -6,8 +6,8 @@
     inductive types.  [bridge/main.ml] converts at the edges. *)
 
 From Coq Require Extraction.
-From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree.
+From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
-  complementZ complementSZ swizzle zflatten zteval.
+  complementZ complementSZ swizzle zflatten zteval crd2idx idx2crd.

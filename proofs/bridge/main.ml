@@ -16,6 +16,9 @@
      t i TREE            ->  zteval TREE i (a nested layout at index i)
      T TREE              ->  rust_coalesceZ (zflatten TREE)
                              where TREE is "L e s" (a leaf) or "N k TREE1 .. TREEk"
+     r TREE CRD          ->  crd2idx CRD TREE, or "E" (a rank mismatch), where CRD
+                             is "I x" (an integer) or "U k CRD1 .. CRDk" (a tuple)
+     q i TREE            ->  idx2crd TREE i, written as CuTe writes it: "(1,(0,2))"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -105,6 +108,17 @@ let tree_of tokens =
   if rest <> [] then failwith "trailing tokens";
   t
 
+let rec coord_item = function
+  | "I" :: x :: rest -> (CInt (z_of_int (int_of_string x)), rest)
+  | "U" :: k :: rest ->
+      let cs, rest = take (int_of_string k) coord_item rest in
+      (CTup (coq_of_list cs), rest)
+  | _ -> failwith "truncated coordinate"
+
+let rec show_coord = function
+  | CInt x -> string_of_int (int_of_z x)
+  | CTup cs -> "(" ^ String.concat "," (List.map show_coord (list_of_coq cs)) ^ ")"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -132,6 +146,12 @@ let answer line =
   | "t" :: i :: tokens ->
       string_of_int (int_of_z (zteval (tree_of tokens) (z_of_int (int_of_string i))))
   | "T" :: tokens -> show (rust_coalesceZ (zflatten (tree_of tokens)))
+  | "r" :: tokens -> (
+      let t, rest = tree_item tokens in
+      let c, rest = coord_item rest in
+      if rest <> [] then failwith "trailing tokens";
+      match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
+  | "q" :: i :: tokens -> show_coord (idx2crd (tree_of tokens) (z_of_int (int_of_string i)))
   | _ -> failwith ("bad request: " ^ line)
 
 let () =

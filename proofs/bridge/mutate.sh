@@ -3,8 +3,8 @@
 # code one test at a time (in a copy of bridge/extracted.ml): five loosenings
 # of the composition certificate, two of the complement (the
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
-# short of a shape cotarget), and two of the tree model (the index a node
-# hands its next child, the flattening).  For each it rebuilds the executable and runs
+# short of a shape cotarget), two of the tree model (the index a node
+# hands its next child, the flattening) and two of nested coordinates.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -42,6 +42,10 @@ mutants = [
      "(go cs' (Z.div i0 (ztsize c)))", "(go cs' i0)", "nested"),
     ("tree: flatten keeps only a node's first child",
      "| Cons (c, cs') -> app (zflatten c) (go cs')", "| Cons (c, cs') -> zflatten c", "nested"),
+    ("coordinates: a tuple's value keeps only its first child",
+     "| Some b -> Some (Z.add a b)", "| Some _ -> Some a", "nested_coordinates"),
+    ("coordinates: idx2crd does not reduce a child's index",
+     "Cons ((idx2crd t0 (Z.modulo i0 (ztsize t0))),", "Cons ((idx2crd t0 i0),", "nested_coordinates"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

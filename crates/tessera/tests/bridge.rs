@@ -9,7 +9,7 @@
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
-//! of the nested model `proofs/ZTree.v`. This test generates layouts with a fixed seed, asks both sides and
+//! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`. This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::layout::{idx2crd, IntTuple, Swizzle};
+use tessera::layout::{idx2crd, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
 /// Cases per operation.
@@ -639,10 +639,35 @@ fn random_tree(
         strides.push(st);
         codes.push(code);
     }
+    if codes.len() == 1 {
+        // Rust's notation reads `(x)` as `x`: a node of one child is that child.
+        return (shapes.remove(0), strides.remove(0), codes.remove(0));
+    }
     (
         format!("({})", shapes.join(",")),
         format!("({})", strides.join(",")),
         format!("N {} {}", codes.len(), codes.join(" ")),
+    )
+}
+
+/// A random coordinate of the domain of the nested shape `shape` (CuTe's notation), mixing
+/// integers for whole sub-tuples (a quarter of the time) with tuples: CuTe's text and the
+/// encoding for the extracted `zcoord` ("I x", "U k ...").
+fn random_coord(rng: &mut Rng, shape: TreeRef<'_, i64>) -> (String, String) {
+    if shape.is_leaf() || rng.range(0, 3) == 0 {
+        let size: i64 = shape.leaves().product();
+        let x = rng.range(0, size - 1);
+        return (x.to_string(), format!("I {x}"));
+    }
+    let (mut texts, mut codes) = (Vec::new(), Vec::new());
+    for m in shape.modes() {
+        let (t, c) = random_coord(rng, m);
+        texts.push(t);
+        codes.push(c);
+    }
+    (
+        format!("({})", texts.join(",")),
+        format!("U {} {}", codes.len(), codes.join(" ")),
     )
 }
 
@@ -684,4 +709,41 @@ fn nested_layouts_agree_with_the_extracted_tree_model() {
     compare("nested eval", &eval_req, &eval_rust);
     compare("nested crd2idx(idx2crd)", &eval_req, &crd_rust);
     compare("nested coalesce", &coal_req, &coal_rust);
+}
+
+/// Nested coordinates (`proofs/ZCoord.v`): Rust's `idx2crd(i, shape)` must equal the extracted
+/// `idx2crd` (proved a bijection from `[0, size)` onto the congruent coordinates of the domain:
+/// `idx2crd_spec`, `idx2crd_lin`), and Rust's `crd2idx` at a random coordinate of the domain
+/// (integers standing for whole sub-tuples a quarter of the time) must equal the extracted
+/// `crd2idx` (proved to evaluate the coordinate as its colexicographic index: `crd2idx_lin`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn nested_coordinates_agree_with_the_extracted_model() {
+    let mut rng = Rng(0x0C00_2D17_A7E5);
+    let mut idx_req = Vec::with_capacity(CASES);
+    let mut idx_rust = Vec::with_capacity(CASES);
+    let mut crd_req = Vec::with_capacity(CASES);
+    let mut crd_rust = Vec::with_capacity(CASES);
+    let mut mixed = 0;
+    for _ in 0..CASES {
+        let mut budget = rng.range(1, 7) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 3, &mut budget, &mut None);
+        let text = format!("{shape}:{stride}");
+        let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        idx_req.push(format!("q {i} {code}"));
+        idx_rust.push(idx2crd(i, &l.shape()).expect("idx2crd").to_string());
+        let shape = l.shape();
+        let (crd_text, crd_code) = random_coord(&mut rng, shape.as_ref());
+        let crd: IntTuple = crd_text.parse().expect("coordinate");
+        if crd.as_ref().depth() < shape.as_ref().depth() {
+            mixed += 1;
+        }
+        crd_req.push(format!("r {code} {crd_code}"));
+        crd_rust.push(l.crd2idx(&crd).expect("crd2idx").to_string());
+    }
+    eprintln!("nested coordinates: {mixed} of {CASES} shallower than their shape");
+    compare("nested idx2crd", &idx_req, &idx_rust);
+    compare("nested crd2idx", &crd_req, &crd_rust);
 }
