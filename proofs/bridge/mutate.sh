@@ -4,7 +4,8 @@
 # of the composition certificate, two of the complement (the
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
 # short of a shape cotarget), two of the tree model (the index a node
-# hands its next child, the flattening) and two of nested coordinates.  For each it rebuilds the executable and runs
+# hands its next child, the flattening), two of nested coordinates and two
+# of the symbolic decisions.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -23,7 +24,7 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested"),
+    ("none", "", "", cert + " complement nested symbolic"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
     ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
@@ -46,6 +47,11 @@ mutants = [
      "| Some b -> Some (Z.add a b)", "| Some _ -> Some a", "nested_coordinates"),
     ("coordinates: idx2crd does not reduce a child's index",
      "Cons ((idx2crd t0 (Z.modulo i0 (ztsize t0))),", "Cons ((idx2crd t0 i0),", "nested_coordinates"),
+    ("symbolic: a ceilDiv keeps its operand's known divisor",
+     "   | True -> Z.div g c\n", "   | True -> g\n", "symbolic"),
+    ("symbolic: a product's lower bound ignores the signs",
+     "               | True -> Z.leb Z0 y\n               | False -> False with",
+     "               | True -> True\n               | False -> True with", "symbolic"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

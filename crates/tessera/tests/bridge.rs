@@ -20,6 +20,7 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
+use tessera::domain::{Decision, Extent, Fact, Facts};
 use tessera::layout::{idx2crd, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
@@ -746,4 +747,122 @@ fn nested_coordinates_agree_with_the_extracted_model() {
     eprintln!("nested coordinates: {mixed} of {CASES} shallower than their shape");
     compare("nested idx2crd", &idx_req, &idx_rust);
     compare("nested crd2idx", &crd_req, &crd_rust);
+}
+
+/// A random extent expression over the symbols `N0`, `N1`, `N2` (built with the raw constructors,
+/// not the folding ones) and its encoding for the extracted `extent`.
+fn random_extent(rng: &mut Rng, depth: u32) -> (Extent, String) {
+    let leaf = depth == 0 || rng.range(0, 2) == 0;
+    if leaf {
+        if rng.range(0, 1) == 0 {
+            let c = rng.range(-3, 40);
+            return (Extent::Const(c), format!("c {c}"));
+        }
+        let s = rng.range(0, 2);
+        return (Extent::Sym(format!("N{s}")), format!("s {s}"));
+    }
+    match rng.range(0, 3) {
+        0 => {
+            let (e, code) = random_extent(rng, depth - 1);
+            let c = rng.range(-5, 5);
+            (Extent::Add(Box::new(e), c), format!("a {code} {c}"))
+        }
+        1 => {
+            let (e, code) = random_extent(rng, depth - 1);
+            let c = rng.range(1, 8);
+            (Extent::CeilDiv(Box::new(e), c), format!("d {code} {c}"))
+        }
+        k => {
+            let (a, ca) = random_extent(rng, depth - 1);
+            let (b, cb) = random_extent(rng, depth - 1);
+            if k == 2 {
+                (
+                    Extent::Plus(Box::new(a), Box::new(b)),
+                    format!("p {ca} {cb}"),
+                )
+            } else {
+                (
+                    Extent::Mul(Box::new(a), Box::new(b)),
+                    format!("m {ca} {cb}"),
+                )
+            }
+        }
+    }
+}
+
+fn decision_letter(d: Decision) -> &'static str {
+    match d {
+        Decision::Yes => "Y",
+        Decision::No => "N",
+        Decision::Unknown => "U",
+    }
+}
+
+/// The symbolic decisions behind the predicate rules (`proofs/Symbolic.v`): for random facts
+/// (Rust's `Facts::assume`; facts it refuses as contradictory are left out on both sides) and
+/// random extents, Rust's `known_divisor`, `lower_bound`, `eval`, `Facts::divides` and
+/// `Facts::at_least` must equal the extracted functions (proved: the known divisor divides every
+/// allowed value, the lower bound is below it, `Yes`/`No` are sound: `known_divisor_sound`,
+/// `lower_bound_sound`, `divides_yes`, `divides_no`, `at_least_yes`, `at_least_no`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn symbolic_decisions_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_1AB0_11C5);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut yes, mut refused) = (0, 0);
+    for _ in 0..CASES {
+        let mut facts = Facts::default();
+        let mut codes = Vec::new();
+        for _ in 0..rng.range(0, 4) {
+            let s = rng.range(0, 2);
+            let (fact, code) = match rng.range(0, 2) {
+                0 => {
+                    let m = rng.range(1, 16);
+                    (Fact::Divisible(format!("N{s}"), m), format!("D {s} {m}"))
+                }
+                1 => {
+                    let c = rng.range(-5, 20);
+                    (Fact::AtLeast(format!("N{s}"), c), format!("A {s} {c}"))
+                }
+                _ => {
+                    let c = rng.range(1, 60);
+                    (Fact::Equals(format!("N{s}"), c), format!("E {s} {c}"))
+                }
+            };
+            // `Facts::assume` can leave a refused fact behind (it records before it checks), so
+            // a refused fact is tried on a copy.
+            let mut trial = facts.clone();
+            if trial.assume(fact).is_ok() {
+                facts = trial;
+                codes.push(code);
+            } else {
+                refused += 1;
+            }
+        }
+        let (e, ecode) = random_extent(&mut rng, 3);
+        let f = rng.range(-3, 12);
+        let c = rng.range(-5, 30);
+        let mut req = format!("y {}", codes.len());
+        for code in &codes {
+            req.push(' ');
+            req.push_str(code);
+        }
+        requests.push(format!("{req} {ecode} {f} {c}"));
+        let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+        let div = facts.divides(f, &e).expect("divides");
+        if div == Decision::Yes {
+            yes += 1;
+        }
+        rust.push(format!(
+            "{} {} {} {} {}",
+            e.known_divisor(&facts),
+            opt(e.lower_bound(&facts)),
+            opt(e.eval(&facts).expect("eval")),
+            decision_letter(div),
+            decision_letter(facts.at_least(&e, c).expect("at_least"))
+        ));
+    }
+    eprintln!("symbolic: {yes} divisibility decisions Yes, {refused} contradictory facts left out");
+    compare("symbolic decisions", &requests, &rust);
 }
