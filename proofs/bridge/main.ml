@@ -19,6 +19,7 @@
      r TREE CRD          ->  crd2idx CRD TREE, or "E" (a rank mismatch), where CRD
                              is "I x" (an integer) or "U k CRD1 .. CRDk" (a tuple)
      q i TREE            ->  idx2crd TREE i, written as CuTe writes it: "(1,(0,2))"
+     w B M S O i TREE    ->  swizzled B M S O TREE i = Sw<B,M,S>(O + TREE(i))
      y k FACT1 .. FACTk EXPR f c
                          ->  for the facts [facts_of [FACT1; ...]] and the extent
                              EXPR: "kd lb ev div atl" = known_divisor, lower_bound
@@ -211,6 +212,9 @@ let answer line =
       if rest <> [] then failwith "trailing tokens";
       match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
   | "y" :: tokens -> symbolic tokens
+  | "w" :: b :: m :: sh :: o :: i :: tokens ->
+      let z v = z_of_int (int_of_string v) in
+      string_of_int (int_of_z (swizzled (z b) (z m) (z sh) (z o) (tree_of tokens) (z i)))
   | "q" :: i :: tokens -> show_coord (idx2crd (tree_of tokens) (z_of_int (int_of_string i)))
   | _ -> failwith ("bad request: " ^ line)
 

@@ -4,8 +4,8 @@
 # of the composition certificate, two of the complement (the
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
 # short of a shape cotarget), two of the tree model (the index a node
-# hands its next child, the flattening), two of nested coordinates and two
-# of the symbolic decisions.  For each it rebuilds the executable and runs
+# hands its next child, the flattening), two of nested coordinates, two
+# of the symbolic decisions and one of swizzled layouts.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -24,7 +24,7 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested symbolic"),
+    ("none", "", "", cert + " complement nested symbolic swizzled"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
     ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
@@ -52,6 +52,8 @@ mutants = [
     ("symbolic: a product's lower bound ignores the signs",
      "               | True -> Z.leb Z0 y\n               | False -> False with",
      "               | True -> True\n               | False -> True with", "symbolic"),
+    ("swizzled layout: the offset added after the swizzle",
+     "swizzle b m s (Z.add o (zteval t i))", "Z.add o (swizzle b m s (zteval t i))", "swizzled"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

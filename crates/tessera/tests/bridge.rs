@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
 use tessera::domain::{Decision, Extent, Fact, Facts};
-use tessera::layout::{idx2crd, IntTuple, Swizzle, TreeRef};
+use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
 /// Cases per operation.
@@ -865,4 +865,33 @@ fn symbolic_decisions_agree_with_the_extracted_proof() {
     }
     eprintln!("symbolic: {yes} divisibility decisions Yes, {refused} contradictory facts left out");
     compare("symbolic decisions", &requests, &rust);
+}
+
+/// Swizzled layouts (`proofs/SwizzleLayout.v`): Rust's `ComposedLayout` `Sw<B,M,S> o O o L`, for a
+/// random legal swizzle, offset and nested layout `L` (strides of any sign), at a random index of
+/// `L`'s domain, must equal the extracted `swizzled` (proved one to one, and a bijection of
+/// `[0, 2^k)` when `O + L` is: `swizzled_injective`, `swizzled_bijection`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn swizzled_layouts_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_1221_ED1A);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    while requests.len() < CASES {
+        let b = rng.range(0, 4);
+        let m = rng.range(0, 5);
+        let mag = rng.range(b, 6);
+        let sh = if rng.range(0, 1) == 0 { mag } else { -mag };
+        let sw = Swizzle::new(b, m, sh).expect("legal");
+        let mut budget = rng.range(1, 5) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 2, &mut budget, &mut None);
+        let l: Layout = format!("{shape}:{stride}").parse().expect("layout");
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        let o = rng.range(-64, 256);
+        let c = ComposedLayout::new(sw.into(), o, l.into());
+        requests.push(format!("w {b} {m} {sh} {o} {i} {code}"));
+        rust.push(c.eval(i).expect("eval").to_string());
+    }
+    compare("swizzled layouts", &requests, &rust);
 }
