@@ -18,10 +18,12 @@
       such trees through this embedding (the precondition "strides >= 0"
       is then explicit).
 
-    The existing theorems restated on trees (corollaries here and in
-    [ZTreeAlgebra.v]): coalesce ([ztree_coalesce]: Rust's coalesce of the
-    flattening keeps the tree's function for any strides and is the unique
-    normal form of that function). *)
+    The existing theorems restated on trees: coalesce here
+    ([ztree_coalesce]: Rust's coalesce of the flattening keeps the tree's
+    function for any strides and is the unique normal form of that
+    function); complement, composition, [logical_divide] and
+    [logical_product] in [ZTreeAlgebra.v]; nested coordinates in
+    [ZCoord.v]; swizzled layouts in [SwizzleLayout.v]. *)
 
 From Coq Require Import Arith Lia List ZArith.
 Import ListNotations.
