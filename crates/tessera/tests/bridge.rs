@@ -20,7 +20,8 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::domain::{Decision, Extent, Fact, Facts};
+use tessera::domain::predicate::{derive_by_theorems, rules};
+use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind};
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
@@ -894,4 +895,115 @@ fn swizzled_layouts_agree_with_the_extracted_proof() {
         rust.push(c.eval(i).expect("eval").to_string());
     }
     compare("swizzled layouts", &requests, &rust);
+}
+
+/// A random schedule (as `tests/domain_scaling.rs` draws them): 1 to 3 roots (concrete or
+/// symbolic extents), up to `ops` transforms whose operands are picked among the leaves or, now
+/// and then, any IterDomain, and a loop domain of leaves, sometimes with one leaf swapped for an
+/// earlier IterDomain.
+fn random_schedule(rng: &mut Rng, ops: usize) -> Schedule {
+    let mut s = Schedule::new();
+    for k in 0..rng.range(1, 3) {
+        let e = rng.range(0, 12);
+        let extent = if e == 0 {
+            Extent::Sym(format!("S{k}"))
+        } else {
+            Extent::Const(e)
+        };
+        s.iter(&format!("R{k}"), extent).expect("root");
+    }
+    for j in 0..rng.range(0, ops as i64) {
+        let pick = |rng: &mut Rng, s: &Schedule| {
+            let leaves = s.leaves();
+            if rng.range(0, 15) == 0 || leaves.is_empty() {
+                rng.range(0, s.ids.len() as i64 - 1) as usize
+            } else {
+                leaves[rng.range(0, leaves.len() as i64 - 1) as usize]
+            }
+        };
+        let (x, y) = (pick(rng, &s), pick(rng, &s));
+        let (o, i) = (format!("T{j}a"), format!("T{j}b"));
+        let _ = match rng.range(0, 3) {
+            0 => {
+                let kind = if rng.range(0, 1) == 0 {
+                    SplitKind::Inner
+                } else {
+                    SplitKind::Outer
+                };
+                s.split(x, rng.range(1, 4), kind, &o, &i).map(|_| ())
+            }
+            1 => s.merge(x, y, &o).map(|_| ()),
+            2 => s
+                .resize(x, rng.range(-2, 2), rng.range(-2, 2), &o)
+                .map(|_| ()),
+            _ => s.swizzle(x, y, &o, &i).map(|_| ()),
+        };
+    }
+    let mut l = s.leaves();
+    if rng.range(0, 7) == 0 && !l.is_empty() {
+        let k = rng.range(0, l.len() as i64 - 1) as usize;
+        l[k] = rng.range(0, s.ids.len() as i64 - 1) as usize;
+    }
+    s.loop_domain = Some(l);
+    s
+}
+
+/// Rust's forward chaining (`proofs/Closure.v`): for random schedules, the dropped conditions of
+/// `derive_by_theorems` (ids and premises, in Rust's order) must equal the extracted
+/// `dropped rules (closure rules chosen fuel) order` on Rust's own rules, chosen set and
+/// candidate order (proved acyclic and sound: `closure_acyclic`, `closure_justified`,
+/// `closure_sound`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn forward_chaining_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xC105_0BE5);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut total_dropped = 0;
+    while requests.len() < CASES {
+        let s = random_schedule(&mut rng, 12);
+        let (Ok(rs), Ok(d), Ok(loops)) = (rules(&s), derive_by_theorems(&s), s.loop_ids()) else {
+            continue;
+        };
+        let n = s.ids.len();
+        let roots = s.roots();
+        let mut order: Vec<usize> = (0..n)
+            .rev()
+            .filter(|i| !loops.contains(i) && !roots.contains(i))
+            .collect();
+        order.extend(
+            (0..n)
+                .rev()
+                .filter(|i| !loops.contains(i) && roots.contains(i)),
+        );
+        let mut req = format!("z {} {}", n + rs.len() + 1, rs.len());
+        for r in &rs {
+            req.push_str(&format!(" {}", r.premises.len()));
+            for p in &r.premises {
+                req.push_str(&format!(" {p}"));
+            }
+            req.push_str(&format!(" {}", r.conclusion));
+        }
+        req.push_str(&format!(" {}", d.chosen.len()));
+        for c in &d.chosen {
+            req.push_str(&format!(" {c}"));
+        }
+        req.push_str(&format!(" {}", order.len()));
+        for o in &order {
+            req.push_str(&format!(" {o}"));
+        }
+        requests.push(req);
+        total_dropped += d.dropped.len();
+        let js: Vec<String> = d
+            .dropped
+            .iter()
+            .map(|j| {
+                let ps: Vec<String> = j.premises.iter().map(|p| p.to_string()).collect();
+                format!("{}:{}", j.id, ps.join(","))
+            })
+            .collect();
+        rust.push(js.join(" "));
+    }
+    eprintln!("forward chaining: {total_dropped} dropped conditions in {CASES} schedules");
+    compare("forward chaining", &requests, &rust);
 }
