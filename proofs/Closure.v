@@ -424,6 +424,9 @@ Qed.
 (** [rules_assuming] lists the loop axioms first, then each step's rules. *)
 Definition loop_axioms (loops : list nat) : list hrule := map (fun l => ([], l)) loops.
 
+Definition rust_rules (loops : list nat) (steps : list step) : list hrule :=
+  loop_axioms loops ++ concat (map rules_of_step steps).
+
 (** [derive_by_theorems]: for each candidate [x] in its order, the
     premises of the rule that proved it. *)
 Definition dropped (rules : list hrule) (s : state) (order : list nat) : list justification :=
@@ -441,14 +444,14 @@ Proof.
 Qed.
 
 Lemma rule_in_steps : forall steps loops k,
-  let rules := loop_axioms loops ++ concat (map rules_of_step steps) in
+  let rules := rust_rules loops steps in
   k < length rules -> In (concl rules k) loops \/
   exists st, In st steps /\ In (prem rules k, concl rules k) (rules_of_step st).
 Proof.
   intros steps loops k rules Hlt.
   assert (Hr : In (prem rules k, concl rules k) rules).
   { unfold prem, concl. rewrite <- surjective_pairing. apply nth_In, Hlt. }
-  unfold rules in Hr. apply in_app_iff in Hr. destruct Hr as [Hr|Hr].
+  unfold rules, rust_rules in Hr. apply in_app_iff in Hr. destruct Hr as [Hr|Hr].
   - left. unfold loop_axioms in Hr. apply in_map_iff in Hr. destruct Hr as [l [E Hl]].
     injection E as _ El. subst l. exact Hl.
   - right. apply in_concat in Hr. destruct Hr as [rs [Hrs Hin']].
@@ -456,7 +459,7 @@ Proof.
 Qed.
 
 Theorem closure_justified : forall steps loops chosen order fuel,
-  let rules := loop_axioms loops ++ concat (map rules_of_step steps) in
+  let rules := rust_rules loops steps in
   (forall v, In v order -> ~ In v loops) ->
   (forall st r, In st steps -> In r (rules_of_step st) -> ~ In (snd r) loops -> In (snd r) order) ->
   acyclic_justified steps (chosen ++ loops) (dropped rules (closure rules chosen fuel) order).
@@ -489,7 +492,7 @@ Qed.
     satisfying every step, if the chosen conditions hold, every condition
     Rust drops by the rules holds. *)
 Corollary closure_sound : forall ext idx steps loops chosen order fuel,
-  let rules := loop_axioms loops ++ concat (map rules_of_step steps) in
+  let rules := rust_rules loops steps in
   Forall (step_valid ext idx) steps ->
   (forall v, In v loops -> inb ext idx v) ->
   (forall v, In v chosen -> inb ext idx v) ->

@@ -13,4 +13,4 @@ Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
   complementZ complementSZ swizzle zflatten zteval crd2idx idx2crd
   facts_of known_divisor lower_bound divides at_least ceval swizzled
-  closure dropped.
+  closure dropped rust_rules.

@@ -5,8 +5,8 @@
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
 # short of a shape cotarget), two of the tree model (the index a node
 # hands its next child, the flattening), two of nested coordinates, two
-# of the symbolic decisions, one of swizzled layouts and two of the
-# predicates' forward chaining.  For each it rebuilds the executable and runs
+# of the symbolic decisions, one of swizzled layouts, two of the
+# predicates' forward chaining and one of their rules.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -62,6 +62,9 @@ mutants = [
      "  | Some _ -> s\n  | None -> set_proved s (concl rules k) (Some k)",
      "  | Some _ -> { s with proved = upd0 s.proved (concl rules k) (Some (Some k)) }\n"
      "  | None -> set_proved s (concl rules k) (Some k)", "forward_chaining"),
+    ("rules: a slice also gets Theorem 3",
+     "    (match match Z.leb Z0 l with\n           | True -> Z.leb Z0 r\n",
+     "    (match match Z.leb Z0 (Z.add l r) with\n           | True -> True\n", "forward_chaining"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

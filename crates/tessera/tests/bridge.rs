@@ -20,8 +20,9 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::domain::predicate::{derive_by_theorems, rules};
-use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind};
+use tessera::domain::eval::{plan, Direction};
+use tessera::domain::predicate::{derive_by_theorems, rules, xor_closed};
+use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
@@ -948,23 +949,86 @@ fn random_schedule(rng: &mut Rng, ops: usize) -> Schedule {
     s
 }
 
+/// The propagation steps of `s` as `proofs/Predicates.v`'s `step`s, encoded for the extracted
+/// `rust_rules`: Rust's `plan` gives each transform's direction, `split_divisible` and
+/// `xor_closed` the flags.
+fn steps_request(s: &Schedule, loops: &[usize]) -> Option<String> {
+    let mut req = format!("v {}", loops.len());
+    for l in loops {
+        req.push_str(&format!(" {l}"));
+    }
+    let steps = plan(s).ok()?;
+    req.push_str(&format!(" {}", steps.len()));
+    for st in steps {
+        let back = u8::from(st.direction == Direction::Backward);
+        let yes = |d: Decision| u8::from(d == Decision::Yes);
+        match s.transforms[st.transform] {
+            Transform::Split {
+                input,
+                outer,
+                inner,
+                ..
+            } => {
+                let div = yes(s.split_divisible(st.transform).ok()?);
+                req.push_str(&format!(" 0 {input} {outer} {inner} {back} {div}"));
+            }
+            Transform::Merge {
+                outer,
+                inner,
+                output,
+            } => req.push_str(&format!(" 1 {outer} {inner} {output} {back}")),
+            Transform::Resize {
+                input,
+                output,
+                left,
+                right,
+            } => req.push_str(&format!(" 2 {input} {output} {left} {right}")),
+            Transform::Swizzle { x, y, out_x, out_y } => {
+                let closed = yes(xor_closed(s, x, y).ok()?);
+                req.push_str(&format!(" 3 {x} {y} {out_x} {out_y} {closed}"));
+            }
+        }
+    }
+    Some(req)
+}
+
 /// Rust's forward chaining (`proofs/Closure.v`): for random schedules, the dropped conditions of
 /// `derive_by_theorems` (ids and premises, in Rust's order) must equal the extracted
 /// `dropped rules (closure rules chosen fuel) order` on Rust's own rules, chosen set and
 /// candidate order (proved acyclic and sound: `closure_acyclic`, `closure_justified`,
-/// `closure_sound`).
+/// `closure_sound`). The rules themselves must be the extracted `rust_rules` (the loop axioms,
+/// then `rules_of_step` of `proofs/Predicates.v` for each step of Rust's `plan`), the rule set
+/// `rule_sound` proves sound.
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
 fn forward_chaining_agrees_with_the_extracted_proof() {
     let mut rng = Rng(0xC105_0BE5);
     let mut requests = Vec::with_capacity(CASES);
     let mut rust = Vec::with_capacity(CASES);
-    let mut total_dropped = 0;
+    let mut rule_req = Vec::with_capacity(CASES);
+    let mut rule_rust = Vec::with_capacity(CASES);
+    let (mut total_dropped, mut conditional) = (0, 0);
     while requests.len() < CASES {
         let s = random_schedule(&mut rng, 12);
         let (Ok(rs), Ok(d), Ok(loops)) = (rules(&s), derive_by_theorems(&s), s.loop_ids()) else {
             continue;
         };
+        let Some(sreq) = steps_request(&s, &loops) else {
+            continue;
+        };
+        rule_req.push(sreq);
+        let rr: Vec<String> = rs
+            .iter()
+            .map(|r| {
+                let ps: Vec<String> = r.premises.iter().map(|p| p.to_string()).collect();
+                format!("{}>{}", ps.join(","), r.conclusion)
+            })
+            .collect();
+        rule_rust.push(rr.join(" "));
+        conditional += rs
+            .iter()
+            .filter(|r| matches!(r.theorem, "Lemma (divisible split)" | "Lemma (closed XOR)"))
+            .count();
         let n = s.ids.len();
         let roots = s.roots();
         let mut order: Vec<usize> = (0..n)
@@ -1004,6 +1068,10 @@ fn forward_chaining_agrees_with_the_extracted_proof() {
             .collect();
         rust.push(js.join(" "));
     }
-    eprintln!("forward chaining: {total_dropped} dropped conditions in {CASES} schedules");
+    eprintln!(
+        "forward chaining: {total_dropped} dropped conditions in {CASES} schedules; \
+         {conditional} conditional rules (divisible split, closed XOR)"
+    );
+    compare("predicate rules", &rule_req, &rule_rust);
     compare("forward chaining", &requests, &rust);
 }
