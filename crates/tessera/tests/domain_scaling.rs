@@ -57,6 +57,19 @@ fn family(name: &str, n: usize) -> String {
                 t.push_str(&format!("R{k} = iter S{k}\n"));
             }
         }
+        // Strided allocation of symbolic extents: the size `1 + Σ (E_k − 1)·d_k` has n terms.
+        "strided alloc" => {
+            let mut alloc = String::from("alloc");
+            let mut strides = String::from(" strides");
+            for k in 0..n {
+                t.push_str(&format!("R{k} = iter S{k}\n"));
+                alloc.push_str(&format!(" R{k}"));
+                strides.push_str(&format!(" {}", k % 3 + 1));
+            }
+            t.push_str(&alloc);
+            t.push_str(&strides);
+            t.push('\n');
+        }
         "assume" => {
             for k in 0..n {
                 t.push_str(&format!("R{k} = iter S{k}\nassume S{k} == 1\n"));
@@ -87,6 +100,7 @@ fn analysis_steps_grow_as_n_log_n() {
         "resize",
         "swizzle",
         "symbolic roots",
+        "strided alloc",
         "assume",
     ] {
         let sizes = [1_000usize, 10_000, 100_000];
@@ -247,4 +261,64 @@ proptest! {
         let fast = derive_by_theorems_assuming(&s, &divisible).ok().map(|d| d.chosen);
         prop_assert_eq!(fast, reference_chosen(&s, &divisible), "{}", s);
     }
+}
+
+/// A sum of many symbolic terms: [`Extent::sum`] builds it in steps linear in the terms (a chain
+/// of [`Extent::plus`], as the allocation size was first built, copies its accumulator at every
+/// step: quadratic), and its printing, which every report does, is as long as the terms.
+#[test]
+fn sums_are_built_in_linear_steps() {
+    let terms = |n: usize| -> Vec<Extent> {
+        (0..n)
+            .map(|k| {
+                Extent::Sym(format!("S{k}"))
+                    .add(-1)
+                    .unwrap()
+                    .mul(&Extent::Const(2))
+                    .unwrap()
+            })
+            .collect()
+    };
+    let (mut sum_steps, mut chain_steps) = (Vec::new(), Vec::new());
+    for n in [1_000usize, 4_000] {
+        let t = terms(n);
+        steps::reset();
+        let s = Extent::sum(&t).unwrap();
+        sum_steps.push(steps::count());
+        assert_eq!(
+            s.nodes(),
+            t.iter().map(Extent::nodes).sum::<usize>() + n - 1
+        );
+        let text = s.to_string();
+        assert!(
+            text.starts_with("((S0 - 1) * 2 + (S1 - 1) * 2 + "),
+            "{}",
+            &text[..80]
+        );
+        steps::reset();
+        let mut c = Extent::Const(0);
+        for x in &t {
+            c = c.plus(x).unwrap();
+        }
+        chain_steps.push(steps::count());
+        // Same value, same printing.
+        assert_eq!(c.to_string(), s.to_string());
+    }
+    let (rs, rc) = (
+        sum_steps[1] as f64 / sum_steps[0] as f64,
+        chain_steps[1] as f64 / chain_steps[0] as f64,
+    );
+    assert!(rs <= 4.1, "sum: {sum_steps:?} steps for 1k, 4k terms");
+    assert!(
+        rc >= 12.0,
+        "plus chain: {chain_steps:?} (expected quadratic)"
+    );
+    // Constants are gathered: `(N - 1) + 1 + (M - 1)` is `((N + M) - 1)`.
+    let nm = [
+        Extent::Sym("N".into()).add(-1).unwrap(),
+        Extent::Const(1),
+        Extent::Sym("M".into()).add(-1).unwrap(),
+    ];
+    assert_eq!(Extent::sum(&nm).unwrap().to_string(), "((N + M) - 1)");
+    assert_eq!(Extent::sum(&[]).unwrap(), Extent::Const(0));
 }

@@ -127,15 +127,17 @@ fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
 pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
     check_aliasing(s)?;
     let a = s.allocation()?;
-    let mut size = Extent::Const(1);
-    if let Some(st) = &a.strides {
+    let size = if let Some(st) = &a.strides {
+        // `1 + Σ (E_k − 1)·d_k`, summed as a balanced tree: O(k) for k allocated IterDomains.
+        let mut terms = Vec::with_capacity(a.ids.len() + 1);
+        terms.push(Extent::Const(1));
         for (k, &id) in a.ids.iter().enumerate() {
-            let last = s.ids[id].extent.add(-1)?.mul(&Extent::Const(st[k]))?;
-            size = size.plus(&last)?;
+            terms.push(s.ids[id].extent.add(-1)?.mul(&Extent::Const(st[k]))?);
         }
+        Extent::sum(&terms)?
     } else {
-        size = Extent::product(a.ids.iter().map(|&id| &s.ids[id].extent))?;
-    }
+        Extent::product(a.ids.iter().map(|&id| &s.ids[id].extent))?
+    };
     let valid = Extent::product(s.roots().into_iter().map(|r| &s.ids[r].extent))?;
     let over = match (size.eval(&s.facts)?, valid.eval(&s.facts)?) {
         (Some(a), Some(b)) => Some(error::sub(a, b)?),
