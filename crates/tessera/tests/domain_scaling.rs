@@ -322,3 +322,123 @@ fn sums_are_built_in_linear_steps() {
     assert_eq!(Extent::sum(&nm).unwrap().to_string(), "((N + M) - 1)");
     assert_eq!(Extent::sum(&[]).unwrap(), Extent::Const(0));
 }
+
+/// The enumeration pass of `derive` (the minimality check) is charged for everything it does:
+/// the steps it counts stay within `minimality_work`, which is what `derive` compares with
+/// `MINIMALITY_WORK` before running it, on the slowest schedules we could build (independent
+/// indivisible splits, whose points grow as 4^k while every condition is kept), 50,000 loop
+/// IterDomains of extent 1 (free now: never enumerated), the examples, and the slow units the
+/// fuzzing campaign kept.
+#[test]
+fn the_minimality_budget_counts_all_its_work() {
+    use tessera::domain::eval::Space;
+    use tessera::domain::predicate::{
+        derive, derive_by_theorems, minimality_work, MINIMALITY_WORK,
+    };
+    let holes = |k: usize| {
+        let mut t = String::new();
+        for i in 0..k {
+            t.push_str(&format!("R{i} = iter 3\nA{i}, B{i} = split R{i} by 2\n"));
+        }
+        t
+    };
+    // Pad then slice back: every root is always in bound, which the theorems cannot see (a pad's
+    // output does not bound its input) and enumeration can: every check enumerates every point.
+    let pad_slice = |k: usize| {
+        let mut t = String::new();
+        for i in 0..k {
+            t.push_str(&format!(
+                "R{i} = iter 2\nP{i} = resize R{i} by 1, 0\nQ{i} = resize P{i} by -1, 0\n"
+            ));
+        }
+        t
+    };
+    let mut wide = String::new();
+    for i in 0..10 {
+        wide.push_str(&format!("A{i} = iter 2\nX{i}, Y{i} = split A{i} by 3\n"));
+    }
+    for i in 0..50_000 {
+        wide.push_str(&format!("R{i} = iter 1\n"));
+    }
+    let mut texts: Vec<(String, String)> = vec![
+        ("8 independent holes".into(), holes(8)),
+        ("9 independent holes".into(), holes(9)),
+        ("10 independent holes (over budget)".into(), holes(10)),
+        ("10 holes and 50,000 extent-1 loops".into(), wide),
+        ("17 pads sliced back".into(), pad_slice(17)),
+        ("18 pads sliced back (over budget)".into(), pad_slice(18)),
+    ];
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    for dir in ["examples/schedules", "fuzz/regressions/slow"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            if dir.ends_with("slow") || name.ends_with(".tsch") {
+                texts.push((name, std::fs::read_to_string(&f).unwrap()));
+            }
+        }
+    }
+    let (mut checked, mut largest) = (0, (0u64, String::new()));
+    for (name, text) in &texts {
+        let Ok(s) = parse(text) else { continue };
+        steps::reset();
+        let Ok(theorems) = derive_by_theorems(&s) else {
+            continue;
+        };
+        let t1 = steps::count();
+        steps::reset();
+        let space = Space::new(&s);
+        let t2 = steps::count();
+        steps::reset();
+        let d = derive(&s).unwrap();
+        let pass = steps::count() - t1 - t2;
+        match space {
+            Ok(sp) => {
+                let bound = minimality_work(&sp, theorems.chosen.len());
+                assert_eq!(d.minimal_checked, bound <= MINIMALITY_WORK, "{name}");
+                if d.minimal_checked {
+                    assert!(pass <= bound, "{name}: {pass} steps > bound {bound}");
+                    checked += 1;
+                    if pass > largest.0 {
+                        largest = (pass, name.clone());
+                    }
+                } else {
+                    assert_eq!(pass, 0, "{name}");
+                }
+                eprintln!(
+                    "{name}: {} points, cost {} per point, {} conditions: pass {pass} <= bound {bound} (budget {MINIMALITY_WORK})",
+                    sp.points,
+                    sp.point_cost(),
+                    theorems.chosen.len()
+                );
+            }
+            Err(_) => assert!(!d.minimal_checked && pass == 0, "{name}"),
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    // The largest pass enumerates every point for every condition: it comes within 20% of its
+    // bound, itself within the budget (the bound is tight, the count real).
+    assert_eq!(largest.1, "17 pads sliced back");
+    let s = parse(&pad_slice(17)).unwrap();
+    let bound = minimality_work(&Space::new(&s).unwrap(), 17);
+    assert!(largest.0 * 5 >= bound * 4, "{} of {bound}", largest.0);
+    assert!(bound <= MINIMALITY_WORK && bound * 2 > MINIMALITY_WORK / 2);
+}
+
+/// `minimality_work` for Figure 2, as its doc says: 2 conditions × (32 points × (cost 11 + 2) + 2).
+#[test]
+fn figure_2_minimality_work() {
+    use tessera::domain::eval::Space;
+    use tessera::domain::predicate::minimality_work;
+    let s = parse(
+        "I0 = iter 15\nI1, I2 = split I0 by 6\nI3, I4 = split I1 by 2\nI5, I6 = split I2 by 4\n",
+    )
+    .unwrap();
+    let sp = Space::new(&s).unwrap();
+    assert_eq!((sp.points, sp.point_cost()), (32, 11));
+    assert_eq!(minimality_work(&sp, 2), 836);
+}

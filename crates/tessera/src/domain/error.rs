@@ -115,12 +115,12 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
-    /// Enumeration would compute too many indices.
-    #[error("obligation `points * (steps + 1) <= {limit}` failed: {points} points, {steps} steps")]
+    /// Enumeration would do too much work.
+    #[error("obligation `points * cost per point <= {limit}` failed: {points} points, cost {steps} per point (steps, bound checks and loop counters)")]
     TooMuchWork {
         /// Points of the loop domain.
         points: u64,
-        /// Propagation steps per point.
+        /// Work per point ([`super::eval::Space::point_cost`]).
         steps: usize,
         /// The limit.
         limit: u64,

@@ -27,7 +27,7 @@
 //! the result is minimal: no proper subset of the chosen conditions is equivalent.
 
 use super::error::Result;
-use super::eval::{check_predicate, plan, Direction, Space};
+use super::eval::{equivalent, plan, Direction, Space};
 use super::ir::{Id, Schedule, Transform};
 use super::symbolic::Decision;
 
@@ -233,33 +233,59 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
     proved
 }
 
-/// Work budget of the enumeration pass of [`derive()`] (points × steps × chosen conditions);
-/// beyond it the predicate is the theorem-derived one and `minimal_checked` is `false`.
+/// Work budget of the enumeration pass of [`derive()`], in the units of [`minimality_work`]:
+/// every index computed, every bound checked and every candidate set built; beyond it the
+/// predicate is the theorem-derived one and `minimal_checked` is `false`.
 ///
-/// Pre/Post: a budget, not a correctness bound. Example: Figure 2 needs `2 × 32 × 4` units.
+/// Pre/Post: a budget, not a correctness bound: the pass does at most this much work
+/// (`tests/domain_scaling.rs` counts it on the slowest schedules we could build). Example:
+/// Figure 2 needs `2 × 32 × (11 + 2) + 2² = 836` units.
 pub const MINIMALITY_WORK: u64 = 1 << 28;
+
+/// Upper bound of the work of [`derive()`]'s enumeration pass over `space` for `chosen`
+/// theorem-derived conditions: one enumeration per condition (at most `points × (point_cost +
+/// chosen)` units: [`super::eval::equivalent`]) and one candidate set built per condition
+/// (`chosen` units).
+///
+/// Pre: none. Post: saturating; the pass's work counted by [`super::steps`] never exceeds it.
+/// Example: Figure 2 (32 points, cost 11 per point, 2 conditions) gives 836.
+pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
+    let c = chosen as u64;
+    let per_check = space
+        .points
+        .saturating_mul(space.point_cost().saturating_add(c))
+        .saturating_add(c);
+    c.saturating_mul(per_check)
+}
 
 /// Derives a minimal predicate equivalent to "no hole is visited".
 ///
 /// Pre: the loop domain determines every index. Post: the conjunction of `0 <= i < E` over
 /// `chosen` holds exactly at the loop points where every IterDomain is in bound (by the rules,
-/// which are sound for any extents satisfying the facts); when extents are concrete, no condition
-/// of `chosen` is implied by the others (checked by enumeration, so `chosen` is minimal).
+/// which are sound for any extents satisfying the facts); when extents are concrete and the
+/// enumeration pass fits [`MINIMALITY_WORK`], no condition of `chosen` is implied by the others
+/// (checked by enumeration, so `chosen` is minimal).
 /// Example: Figure 2 (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
 pub fn derive(s: &Schedule) -> Result<Derivation> {
     let mut d = derive_by_theorems(s)?;
-    let space = Space::new(s).ok().filter(|sp| {
-        // The minimality pass enumerates once per chosen condition: keep it within budget.
-        (d.chosen.len() as u64).saturating_mul(sp.work()) <= MINIMALITY_WORK
-    });
+    let space = Space::new(s)
+        .ok()
+        .filter(|sp| minimality_work(sp, d.chosen.len()) <= MINIMALITY_WORK);
     if let Some(space) = space {
-        for x in drop_order(s)? {
-            if !d.chosen.contains(&x) {
-                continue;
-            }
+        let mut in_chosen = vec![false; s.ids.len()];
+        for &c in &d.chosen {
+            in_chosen[c] = true;
+        }
+        // Only the chosen conditions are candidates, in drop order.
+        let order: Vec<Id> = drop_order(s)?
+            .into_iter()
+            .filter(|&x| in_chosen[x])
+            .collect();
+        for x in order {
             let rest: Vec<Id> = d.chosen.iter().copied().filter(|&i| i != x).collect();
-            if check_predicate(&space, &rest)?.equivalent {
+            super::steps::tick(d.chosen.len());
+            if equivalent(&space, &rest)? {
                 d.dropped.push(Justification {
                     id: x,
                     theorem: "enumeration".to_string(),
