@@ -146,6 +146,21 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
+    /// Emitted code would be too large (its nested loops indent every line).
+    #[error(
+        "obligation `emitted code <= {limit} bytes` failed: {loops} nested loops over {lines} \
+         lines indent {bytes} bytes"
+    )]
+    CodeTooLarge {
+        /// Loops of the loop domain (the nesting depth).
+        loops: usize,
+        /// Lines of the loop nest.
+        lines: usize,
+        /// Bytes of indentation alone.
+        bytes: u64,
+        /// The limit ([`super::codegen::MAX_CODE_BYTES`]).
+        limit: u64,
+    },
     /// The loop domain does not determine some IterDomain's index.
     #[error("the loop domain does not determine the index of {0}")]
     Undetermined(String),
@@ -188,7 +203,9 @@ impl Error {
             Error::Overflow { .. } => "overflow",
             Error::TooManyPoints { .. } => "too_many_points",
             Error::TooMuchWork { .. } => "too_much_work",
-            Error::TooLarge { .. } | Error::ExtentTooLarge { .. } => "too_large",
+            Error::TooLarge { .. } | Error::ExtentTooLarge { .. } | Error::CodeTooLarge { .. } => {
+                "too_large"
+            }
             Error::Undetermined(_) => "undetermined",
             Error::BadLoop(_) => "bad_loop",
             Error::BadAlloc(_) => "bad_alloc",

@@ -459,6 +459,13 @@ pub fn equivalent(space: &Space, set: &[Id]) -> Result<bool> {
 ///
 /// Pre: `set` names existing IterDomains.
 pub fn check_predicate(space: &Space, set: &[Id]) -> Result<PredicateCheck> {
+    // Loop IDs are in bound at every point: only the others are checked.
+    let mut is_loop = vec![false; space.extents.len()];
+    for &l in &space.loop_ids {
+        is_loop[l] = true;
+    }
+    let set: Vec<Id> = set.iter().copied().filter(|&i| !is_loop[i]).collect();
+    let set = &set[..];
     let items = space.root_items();
     let track = items <= MAX_POINTS;
     let mut seen = vec![false; if track { items as usize } else { 0 }];
