@@ -5,7 +5,9 @@
 //! closure per candidate, chooses exactly what the per-candidate closure chooses.
 
 use proptest::prelude::*;
-use tessera::domain::predicate::{derive_by_theorems_assuming, rules_assuming, Rule};
+use tessera::domain::predicate::{
+    derive_by_theorems_assuming, derive_by_theorems_budgeted, greedy_budget, rules_assuming, Rule,
+};
 use tessera::domain::report::analyze;
 use tessera::domain::{parse, steps, Extent, Id, Schedule, SplitKind};
 
@@ -70,6 +72,77 @@ fn family(name: &str, n: usize) -> String {
             t.push_str(&strides);
             t.push('\n');
         }
+        // Adversarial shapes for the greedy derivation (`Greedy` in `predicate.rs`).
+        // A balanced tree of merges over n roots (one of extent 3, the others 1), then an
+        // indivisible split.
+        "deep merge tree" => {
+            let mut level: Vec<String> = (0..n).map(|k| format!("R{k}")).collect();
+            for (k, r) in level.iter().enumerate() {
+                t.push_str(&format!("{r} = iter {}\n", if k == 0 { 3 } else { 1 }));
+            }
+            let mut m = 0;
+            while level.len() > 1 {
+                let mut next = Vec::new();
+                for pair in level.chunks(2) {
+                    if pair.len() == 2 {
+                        t.push_str(&format!("M{m} = merge {}, {}\n", pair[0], pair[1]));
+                        next.push(format!("M{m}"));
+                        m += 1;
+                    } else {
+                        next.push(pair[0].clone());
+                    }
+                }
+                level = next;
+            }
+            t.push_str(&format!("O, I = split {} by 2\n", level[0]));
+        }
+        // A balanced tree of indivisible splits: n leaves, all in the loop domain.
+        "wide fan-out" => {
+            t.push_str("X0 = iter 1000000007\n");
+            let mut queue = std::collections::VecDeque::from([String::from("X0")]);
+            let mut k = 0;
+            while k < n {
+                let x = queue.pop_front().unwrap();
+                t.push_str(&format!("P{k}, Q{k} = split {x} by 3\n"));
+                queue.push_back(format!("P{k}"));
+                queue.push_back(format!("Q{k}"));
+                k += 1;
+            }
+        }
+        // One root split n ways; one split is the loop domain, the others are computed forward
+        // (every IterDomain is used by many transforms' rules: fan-in on the root).
+        "fan-out by reuse" => {
+            t.push_str("X = iter N\nassume N % 720720 == 0\n");
+            for k in 0..n {
+                t.push_str(&format!(
+                    "A{k}, B{k} = split X by {}\n",
+                    [2, 3, 4, 5, 6, 7][k % 6]
+                ));
+            }
+            t.push_str("loop A0 B0\n");
+        }
+        // Split then merge the two outputs back, indivisibly, n times.
+        "alternating split/merge" => {
+            t.push_str("X0 = iter 1000003\n");
+            for k in 0..n / 2 {
+                t.push_str(&format!(
+                    "A{k}, B{k} = split X{k} by 3\nX{} = merge A{k}, B{k}\n",
+                    k + 1
+                ));
+            }
+        }
+        // Merge with the previous split's inner output, then split again, n times: a long
+        // zigzag under one indivisible split.
+        "merge/split zigzag" => {
+            t.push_str("X0 = iter 1000003\nX1, B0 = split X0 by 3\n");
+            for k in 1..n / 2 {
+                t.push_str(&format!(
+                    "M{k} = merge X{k}, B{}\nX{}, B{k} = split M{k} by 3\n",
+                    k - 1,
+                    k + 1
+                ));
+            }
+        }
         "assume" => {
             for k in 0..n {
                 t.push_str(&format!("R{k} = iter S{k}\nassume S{k} == 1\n"));
@@ -78,6 +151,45 @@ fn family(name: &str, n: usize) -> String {
         _ => unreachable!(),
     }
     t
+}
+
+/// The greedy derivation alone, on the adversarial shapes: its steps stay within a small
+/// multiple of the IterDomains and rules, far below `greedy_budget` (so the budget never cut an
+/// answer short there), and grow linearly from 1k to 100k statements.
+#[test]
+fn greedy_steps_on_adversarial_shapes() {
+    for name in [
+        "split",
+        "merge",
+        "resize",
+        "swizzle",
+        "deep merge tree",
+        "wide fan-out",
+        "fan-out by reuse",
+        "alternating split/merge",
+        "merge/split zigzag",
+    ] {
+        let mut counts = Vec::new();
+        for n in [1_000usize, 10_000, 100_000] {
+            let s = parse(&family(name, n)).unwrap();
+            let rules = rules_assuming(&s, &[]).unwrap();
+            let size: usize = rules.iter().map(|r| r.premises.len() + 1).sum();
+            steps::reset();
+            derive_by_theorems_assuming(&s, &[]).unwrap();
+            let c = steps::count();
+            let unit = (s.ids.len() + size) as u64;
+            assert!(c <= 12 * unit, "{name} {n}: {c} steps for {unit}");
+            let b = greedy_budget(s.ids.len(), size);
+            // An exhausted budget would have cost at least `b` steps by itself.
+            assert!(c < b, "{name} {n}: {c} steps, budget {b}");
+            counts.push(c);
+        }
+        for w in 0..2 {
+            let ratio = counts[w + 1] as f64 / counts[w] as f64;
+            assert!(ratio <= 10.5, "{name}: {counts:?}");
+        }
+        eprintln!("greedy {name}: steps {counts:?}");
+    }
 }
 
 /// Steps of the whole path for one text, checking the result is sane.
@@ -102,6 +214,11 @@ fn analysis_steps_grow_as_n_log_n() {
         "symbolic roots",
         "strided alloc",
         "assume",
+        "deep merge tree",
+        "wide fan-out",
+        "fan-out by reuse",
+        "alternating split/merge",
+        "merge/split zigzag",
     ] {
         let sizes = [1_000usize, 10_000, 100_000];
         let counts: Vec<u64> = sizes.iter().map(|&n| measure(&family(name, n))).collect();
@@ -259,7 +376,29 @@ proptest! {
             assumed.iter().map(|&a| splits[a as usize % splits.len()]).collect()
         };
         let fast = derive_by_theorems_assuming(&s, &divisible).ok().map(|d| d.chosen);
-        prop_assert_eq!(fast, reference_chosen(&s, &divisible), "{}", s);
+        prop_assert_eq!(&fast, &reference_chosen(&s, &divisible), "{}", s);
+        // Past a small budget the answer may keep more, but stays a proof of every condition.
+        for budget in [0u64, 3, 20] {
+            let Ok(d) = derive_by_theorems_budgeted(&s, &divisible, Some(budget)) else { continue };
+            let rules = rules_assuming(&s, &divisible).unwrap();
+            let mut proved = vec![false; s.ids.len()];
+            for &c in &d.chosen {
+                proved[c] = true;
+            }
+            loop {
+                let mut changed = false;
+                for r in &rules {
+                    if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
+                        proved[r.conclusion] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            prop_assert!(proved.iter().all(|&p| p), "budget {}: {:?} proves too little\n{}", budget, d.chosen, s);
+        }
     }
 }
 
