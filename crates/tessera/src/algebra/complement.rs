@@ -1,9 +1,7 @@
 //! Complement: the layout that completes A to a tiling of its cotarget, with no overlap
 //! (seed III, "Complementation").
 
-use super::coalesce::{
-    bw_coalesce, bw_coalesce_in_place, filter_modes, filter_modes_into, from_modes, guarded, Modes,
-};
+use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, guarded, Modes};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
@@ -91,6 +89,7 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
 
 /// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
 /// uses it (the shape of `coalesce(A)`), without building the shape tuple; into `out`.
+#[inline(always)]
 pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         complement_modes_into(a, cotarget, out.t.vals_mut())?;
@@ -100,7 +99,7 @@ pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Lay
 }
 
 /// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
-#[inline]
+#[inline(always)]
 pub(crate) fn complement_modes_into(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
     filter_modes_into(a.tree(), out)?;
     complement_in_place(a, cotarget, out)
@@ -121,9 +120,19 @@ fn sort_by_stride(m: &mut [Mode]) {
 }
 
 /// The complement's flat modes from the modes of `filter(A)` held in `res`, in place: they are
-/// sorted by stride, checked, and replaced one by one by the complement's modes (each read
-/// before it is overwritten), then coalesced in place. On an error path `filter(A)` is
-/// recomputed for the message.
+/// sorted by stride, then replaced in one pass by the complement's modes (each read before it is
+/// overwritten; the tractability test `r_{i-1} ∣ d_i` and the new extent `d_i / r_{i-1}` come
+/// from one division), with the rest mode last. On the (rare) non-tractable or error paths
+/// `filter(A)` is recomputed.
+///
+/// The result is already coalesced, so no coalescing pass runs: for a tractable A the modes are
+/// `(d_i / r_{i-1}) : r_{i-1}` with `r_i = s_i·d_i` and `r_{-1} = 1`, then `rest : r_{n-1}`. Two
+/// of them never merge (a packed merge of mode `i` into a later mode `j` needs
+/// `d_i = r_{j-1} = s_{j-1}·d_{j-1} ≥ 2·d_i`, since filtered extents are ≥ 2 and the strides are
+/// sorted and positive), so coalescing only drops the unit modes, which is what this pass does
+/// (and `1:0` when none is left). `tests/bridge.rs` checks the result against `complementZ`,
+/// which coalesces.
+#[inline(always)]
 fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<()> {
     if res.len() == 1 && res[0].stride == 0 {
         // A is constant: the complement is the whole cotarget.
@@ -139,58 +148,94 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
     }
     let sorted = res.as_mut_slice();
     sort_by_stride(sorted);
-    if let Some(neg) = sorted.iter().find(|m| m.stride < 0) {
-        return Err(Error::failed(
-            Error::NotComplementable,
-            "complement",
-            Obligation::NonNegative {
-                what: "d",
-                context: format!(
-                    "the stride of mode {}:{} of {a} (complement needs an increasing image)",
-                    neg.shape, neg.stride
-                ),
-                value: neg.stride,
-            },
-        ));
+    if let Some(neg) = sorted.first().filter(|m| m.stride < 0) {
+        return Err(negative_stride(a, *neg));
     }
-    // Tractability: s_i·d_i divides d_{i+1}. This is exactly when CuTe's floor divisions below
-    // are exact and its result tiles without overlap.
-    for w in sorted.windows(2) {
-        let reach = arith::mul(w[0].shape, w[0].stride)?;
-        if w[1].stride % reach != 0 {
-            // Not tractable: CuTe's answer with a `complement_holes` note (rare path).
-            let f = filter_modes(a.tree())?;
-            let sorted = Modes::from_slice(sorted);
-            let r = complement_untractable(a, &f, &sorted, cotarget)?;
-            res.clear();
-            res.extend_from_slice(r.tree().leaf_slice());
-            return Ok(());
-        }
-    }
+    // One pass: r_{i-1} must divide d_i (tractability: exactly when CuTe's floor divisions are
+    // exact and its result tiles without overlap); the mode `(d_i / r_{i-1}) : r_{i-1}` is kept
+    // unless it is a unit.
     let mut last_stride = 1i64;
-    for x in sorted.iter_mut() {
-        let m = *x;
-        let new_shape = m.stride / last_stride;
-        *x = Mode::new(new_shape, last_stride);
+    let mut k = 0usize;
+    for i in 0..sorted.len() {
+        let m = sorted[i];
+        let (q, r) = arith::div_rem_pos(m.stride, last_stride);
+        if r != 0 {
+            return complement_not_tractable(a, cotarget, res);
+        }
+        if q != 1 {
+            sorted[k] = Mode::new(q, last_stride);
+            k += 1;
+        }
         last_stride = arith::mul(m.stride, m.shape)?;
     }
-    // Rest: ceil_div(cotarget, last_stride) folded mode by mode, then coalesced to its product.
+    // Rest: ceil_div(cotarget, last_stride) folded mode by mode.
+    let rest = match *cotarget {
+        [s] => {
+            let rest = arith::ceil_div(s, last_stride);
+            arith::mul(rest, last_stride)?;
+            rest
+        }
+        _ => rest_of(cotarget, last_stride)?,
+    };
+    res.truncate(k);
+    if rest != 1 {
+        res.push(Mode::new(rest, last_stride));
+    }
+    if res.is_empty() {
+        res.push(Mode::new(1, 0));
+    }
+    Ok(())
+}
+
+/// The rest extent for a cotarget shape: CuTe's `ceil_div(shape, last_stride)` folded mode by
+/// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
+/// stride 24 gives 2 instead of 4).
+fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let mut b = last_stride;
     let mut rest = 1i64;
     for &s in cotarget {
         rest = arith::mul(rest, arith::ceil_div(s, b))?;
         b = arith::ceil_div(b, s);
     }
-    // CuTe's fold can fall short of the cotarget when a mode of the shape is not divisible (e.g.
-    // `(22,2,2)` against stride 24 gives 2 instead of 4); the complement must still cover it.
     let size = cotarget
         .iter()
         .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
     }
-    res.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
-    bw_coalesce_in_place(res, |m| m)
+    Ok(rest)
+}
+
+/// The `NotComplementable` error for a negative stride of `filter(A)`.
+#[cold]
+#[inline(never)]
+fn negative_stride(a: &Layout, neg: Mode) -> Error {
+    Error::failed(
+        Error::NotComplementable,
+        "complement",
+        Obligation::NonNegative {
+            what: "d",
+            context: format!(
+                "the stride of mode {}:{} of {a} (complement needs an increasing image)",
+                neg.shape, neg.stride
+            ),
+            value: neg.stride,
+        },
+    )
+}
+
+/// CuTe's answer for a non-tractable A (with a `complement_holes` note), into `res`; or the
+/// error. Recomputes `filter(A)` (the fast pass has overwritten it).
+#[cold]
+#[inline(never)]
+fn complement_not_tractable(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<()> {
+    let f = filter_modes(a.tree())?;
+    let mut sorted = f.clone();
+    sort_by_stride(&mut sorted);
+    let r = complement_untractable(a, &f, &sorted, cotarget)?;
+    res.clear();
+    res.extend_from_slice(r.tree().leaf_slice());
+    Ok(())
 }
 
 fn not_complementable(a: &Layout, f: &[Mode], lo: Mode, hi: Mode, reach: i64) -> Error {

@@ -17,6 +17,10 @@ use super::buf::Buf;
 pub const INLINE: usize = 16;
 /// Number of profile tokens (leaves plus tuples) stored without a heap allocation.
 pub const INLINE_TOKENS: usize = 32;
+const _: () = assert!(
+    INLINE_TOKENS > INLINE,
+    "a flat profile of INLINE leaves is inline"
+);
 
 /// A profile token: [`LEAF`], or `1 + number of children` for a tuple.
 pub(crate) type Tok = u32;
@@ -226,6 +230,20 @@ impl<T: Copy + Default> Tree<T> {
     #[inline]
     pub(crate) fn set_flat_profile(&mut self, unwrap: bool) {
         let n = self.vals.len();
+        if n <= INLINE {
+            // Fixed-size stores into the inline token array (no fill loop, no length checks).
+            let t = self.toks.inline_array_mut();
+            if unwrap && n == 1 {
+                t[0] = LEAF;
+                self.toks.set_inline_len(1);
+            } else {
+                t[0] = 1 + n as Tok;
+                let (_, rest) = t.split_at_mut(1);
+                rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
+                self.toks.set_inline_len(n + 1);
+            }
+            return;
+        }
         self.toks.clear();
         if !(unwrap && n == 1) {
             self.toks.push(1 + n as Tok);
