@@ -8,63 +8,28 @@ use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
 /// Flat modes without heap allocation for rank ≤ 16.
 pub(crate) type Modes = Buf<Mode, 16>;
 
-/// The backward coalescing walk of CuTe (`bw_coalesce`) over the flat modes in `v`, in place:
-/// `v` becomes the coalesced modes, front first; an all-unit result is `[1:0]`. `map` is applied
-/// to every mode as it is read (filter maps stride-0 modes to `1:0`).
+/// The backward coalescing walk of CuTe (`bw_coalesce`) over the flat modes `src` (with its last
+/// mode replaced by `last`), written into `out` (cleared first), front first; an all-unit result
+/// is `[1:0]`. `map` is applied to every mode as it is read (filter maps stride-0 modes to `1:0`).
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
 /// the function on the domain. This walk is transcribed as `bw_coalesce` in
-/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`).
-///
-/// The walk reads from the back, keeps the front mode in a register and writes each finished mode
-/// from the back too, never past what it has read; the result is then moved to the front. No
-/// scratch buffer is needed.
-#[inline]
-pub(crate) fn bw_coalesce_in_place(v: &mut Modes, map: impl Fn(Mode) -> Mode) -> Result<()> {
-    let s = v.as_mut_slice();
-    let n = s.len();
-    let Some(&last) = s.last() else {
-        return Ok(());
-    };
-    let mut front = map(last);
-    // The finished modes are s[top..n], front first.
-    let mut top = n;
-    for i in (0..n - 1).rev() {
-        let m = map(s[i]);
-        if m.shape == 1 {
-            continue;
-        }
-        if top == n && front.shape == 1 {
-            front = m;
-        } else if arith::mul(m.shape, m.stride)? == front.stride {
-            front.shape = arith::mul(m.shape, front.shape)?;
-            front.stride = m.stride;
-        } else {
-            top -= 1;
-            s[top] = front;
-            front = m;
-        }
-    }
-    if top == n && front.shape == 1 {
-        front = Mode::new(1, 0);
-    }
-    top -= 1;
-    s[top] = front;
-    s.copy_within(top..n, 0);
-    v.truncate(n - top);
-    Ok(())
-}
-
-/// [`bw_coalesce_in_place`] reading the modes from `src` (with its last mode replaced by `last`)
-/// and writing them into `out` (cleared first): finished modes are pushed back to front, then
-/// reversed, so no copy of `src` is made.
-#[inline]
+/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`). Up to 16 modes
+/// it runs on `out`'s inline array ([`bw_coalesce_array`]); past that, finished modes are pushed
+/// back to front and reversed.
+#[inline(always)]
 pub(crate) fn bw_coalesce_from(
     src: &[Mode],
     last: Mode,
     map: impl Fn(Mode) -> Mode,
     out: &mut Modes,
 ) -> Result<()> {
+    if src.len() <= MODES_INLINE {
+        let arr = out.inline_array_mut();
+        let k = bw_coalesce_array(src, last, map, arr)?;
+        out.set_inline_len(k);
+        return Ok(());
+    }
     out.clear();
     let mut front = map(last);
     for &m in src[..src.len().saturating_sub(1)].iter().rev() {
@@ -90,6 +55,163 @@ pub(crate) fn bw_coalesce_from(
     Ok(())
 }
 
+/// Inline capacity of [`Modes`].
+const MODES_INLINE: usize = 16;
+
+/// The walk of [`bw_coalesce_from`] for `src.len() <= 16`, writing into a fixed array: the
+/// finished modes are stored back to front from `arr[0]` (at most one per mode read), then
+/// reversed in place (a few swaps; no call to `memmove`). Returns their number. The rules of
+/// `bw_coalesce`, with the initial "front is a unit" state handled before the loop: the front is
+/// the last mode of size ≠ 1.
+#[inline(always)]
+fn bw_coalesce_array(
+    src: &[Mode],
+    last: Mode,
+    map: impl Fn(Mode) -> Mode,
+    arr: &mut [Mode; MODES_INLINE],
+) -> Result<usize> {
+    let body = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
+    let mut rest = body.iter().rev();
+    let mut front = map(last);
+    while front.shape == 1 {
+        match rest.next() {
+            Some(&m) => front = map(m),
+            None => {
+                arr[0] = Mode::new(1, 0);
+                return Ok(1);
+            }
+        }
+    }
+    let mut k = 0;
+    for &m in rest {
+        let m = map(m);
+        if m.shape == 1 {
+            continue;
+        }
+        if arith::mul(m.shape, m.stride)? == front.stride {
+            front.shape = arith::mul(m.shape, front.shape)?;
+            front.stride = m.stride;
+        } else {
+            arr[k] = front;
+            k += 1;
+            front = m;
+        }
+    }
+    arr[k] = front;
+    k += 1;
+    arr[..k].reverse();
+    Ok(k)
+}
+
+/// Runs `f` on the coalesced flat modes of `t`: held in a stack array when `t` has at most 16
+/// leaves (no [`Buf`] bookkeeping), in a [`Modes`] otherwise.
+#[inline(always)]
+pub(crate) fn with_coalesced<R>(
+    t: TreeRef<'_, Mode>,
+    f: impl FnOnce(&[Mode]) -> Result<R>,
+) -> Result<R> {
+    with_coalesced_last(t, |m| m, f)
+}
+
+/// [`with_coalesced`] for CuTe's `coalesce_x` ([`coalesce_x_modes_into`]: a trailing size-1 mode
+/// counts as size 2, so the function is kept on every integer).
+#[inline(always)]
+pub(crate) fn with_coalesced_x<R>(
+    t: TreeRef<'_, Mode>,
+    f: impl FnOnce(&[Mode]) -> Result<R>,
+) -> Result<R> {
+    with_coalesced_last(
+        t,
+        |m| {
+            if m.shape == 1 {
+                Mode::new(2, m.stride)
+            } else {
+                m
+            }
+        },
+        f,
+    )
+}
+
+/// [`with_coalesced`] with the last leaf replaced by `last_of(last leaf)`.
+#[inline(always)]
+fn with_coalesced_last<R>(
+    t: TreeRef<'_, Mode>,
+    last_of: impl Fn(Mode) -> Mode,
+    f: impl FnOnce(&[Mode]) -> Result<R>,
+) -> Result<R> {
+    let leaves = t.leaf_slice();
+    let Some(&last) = leaves.last() else {
+        return f(&[Mode::new(1, 0)]);
+    };
+    let last = last_of(last);
+    if leaves.len() <= MODES_INLINE {
+        let mut arr = [Mode::default(); MODES_INLINE];
+        let k = bw_coalesce_array(leaves, last, |m| m, &mut arr)?;
+        f(&arr[..k])
+    } else {
+        let mut c = Modes::new();
+        bw_coalesce_from(leaves, last, |m| m, &mut c)?;
+        f(&c)
+    }
+}
+
+/// Appends `m` to the modes `arr[..*n]`, coalescing as it goes: a unit extent is dropped and a
+/// mode packed onto the last one (`s·d` equal to its stride) merges into it. Appending the modes
+/// of a flat layout one by one (then `1:0` if none is left) gives its coalesced form: the merge
+/// test between two neighbours does not depend on earlier merges, so this forward walk reaches
+/// the backward walk's result, the unique normal form (`coalesce_unique_normal_form`,
+/// `proofs/Confluence.v`, strides ≥ 0), and overflows exactly when it does.
+///
+/// Pre: `arr` has room for one more mode.
+#[inline(always)]
+pub(crate) fn push_coalesced(arr: &mut [Mode], n: &mut usize, m: Mode) -> Result<()> {
+    if m.shape == 1 {
+        return Ok(());
+    }
+    if let Some(p) = n.checked_sub(1).and_then(|i| arr.get_mut(i)) {
+        if arith::mul(p.shape, p.stride)? == m.stride {
+            p.shape = arith::mul(p.shape, m.shape)?;
+            return Ok(());
+        }
+    }
+    arr[*n] = m;
+    *n += 1;
+    Ok(())
+}
+
+/// Writes the modes built by `build` (into a slice of `cap` modes, returning how many it wrote)
+/// as the flat layout `out`: straight into `out`'s inline storage when `cap <= 16`, through a
+/// heap buffer otherwise. An empty result is `1:0`.
+#[inline(always)]
+pub(crate) fn write_flat(
+    out: &mut Layout,
+    cap: usize,
+    build: impl FnOnce(&mut [Mode]) -> Result<usize>,
+) -> Result<()> {
+    let vals = out.t.vals_mut();
+    if cap <= MODES_INLINE {
+        let arr = vals.inline_array_mut();
+        let mut n = build(arr)?;
+        if n == 0 {
+            arr[0] = Mode::new(1, 0);
+            n = 1;
+        }
+        vals.set_inline_len(n);
+    } else {
+        let mut v = vec![Mode::default(); cap];
+        let n = build(&mut v)?;
+        vals.clear();
+        if n == 0 {
+            vals.push(Mode::new(1, 0));
+        } else {
+            vals.extend_from_slice(&v[..n]);
+        }
+    }
+    out.t.set_flat_profile(true);
+    Ok(())
+}
+
 /// [`bw_coalesce_from`] returning the modes (for paths off the hot path).
 pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
     let mut out = Modes::new();
@@ -100,7 +222,7 @@ pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
 }
 
 /// Writes the coalesced modes of `t` into `out` (cleared first).
-#[inline]
+#[inline(always)]
 pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
     out.clear();
     let leaves = t.leaf_slice();
@@ -112,22 +234,26 @@ pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Resu
 }
 
 /// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
-#[inline]
+#[inline(always)]
 pub(crate) fn guarded(
     out: &mut Layout,
     body: impl FnOnce(&mut Layout) -> Result<()>,
 ) -> Result<()> {
-    let r = body(out);
-    if r.is_err() {
-        out.reset();
+    // A fresh `Ok(())` (not a move of the body's whole `Result`): the success path writes one
+    // tag, not the 80 bytes of an `Error`'s storage.
+    match body(out) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            out.reset();
+            Err(e)
+        }
     }
-    r
 }
 
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing size-1 mode becomes a size-2
 /// mode with the same stride, so the function is preserved for *every* integer, not only on the
 /// domain. Used by composition. Writes into `out` (cleared first).
-#[inline]
+#[inline(always)]
 pub(crate) fn coalesce_x_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
     out.clear();
     let leaves = t.leaf_slice();
@@ -258,7 +384,7 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 }
 
 /// The flat modes of `filter`, written into `out` (cleared first).
-#[inline]
+#[inline(always)]
 pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
     out.clear();
     let leaves = t.leaf_slice();

@@ -1,9 +1,7 @@
 //! Complement: the layout that completes A to a tiling of its cotarget, with no overlap
 //! (seed III, "Complementation").
 
-use super::coalesce::{
-    bw_coalesce, bw_coalesce_in_place, filter_modes, filter_modes_into, from_modes, guarded, Modes,
-};
+use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, guarded, Modes};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
@@ -91,6 +89,7 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
 
 /// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
 /// uses it (the shape of `coalesce(A)`), without building the shape tuple; into `out`.
+#[inline(always)]
 pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         complement_modes_into(a, cotarget, out.t.vals_mut())?;
@@ -100,7 +99,7 @@ pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Lay
 }
 
 /// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
-#[inline]
+#[inline(always)]
 pub(crate) fn complement_modes_into(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
     filter_modes_into(a.tree(), out)?;
     complement_in_place(a, cotarget, out)
@@ -121,9 +120,19 @@ fn sort_by_stride(m: &mut [Mode]) {
 }
 
 /// The complement's flat modes from the modes of `filter(A)` held in `res`, in place: they are
-/// sorted by stride, checked, and replaced one by one by the complement's modes (each read
-/// before it is overwritten), then coalesced in place. On an error path `filter(A)` is
-/// recomputed for the message.
+/// sorted by stride, then replaced in one pass by the complement's modes (each read before it is
+/// overwritten; the tractability test `r_{i-1} ∣ d_i` and the new extent `d_i / r_{i-1}` come
+/// from one division), with the rest mode last. On the (rare) non-tractable or error paths
+/// `filter(A)` is recomputed.
+///
+/// The result is already coalesced, so no coalescing pass runs: for a tractable A the modes are
+/// `(d_i / r_{i-1}) : r_{i-1}` with `r_i = s_i·d_i` and `r_{-1} = 1`, then `rest : r_{n-1}`. Two
+/// of them never merge (a packed merge of mode `i` into a later mode `j` needs
+/// `d_i = r_{j-1} = s_{j-1}·d_{j-1} ≥ 2·d_i`, since filtered extents are ≥ 2 and the strides are
+/// sorted and positive), so coalescing only drops the unit modes, which is what this pass does
+/// (and `1:0` when none is left). `tests/bridge.rs` checks the result against `complementZ`,
+/// which coalesces.
+#[inline(always)]
 fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<()> {
     if res.len() == 1 && res[0].stride == 0 {
         // A is constant: the complement is the whole cotarget.
@@ -139,58 +148,94 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
     }
     let sorted = res.as_mut_slice();
     sort_by_stride(sorted);
-    if let Some(neg) = sorted.iter().find(|m| m.stride < 0) {
-        return Err(Error::failed(
-            Error::NotComplementable,
-            "complement",
-            Obligation::NonNegative {
-                what: "d",
-                context: format!(
-                    "the stride of mode {}:{} of {a} (complement needs an increasing image)",
-                    neg.shape, neg.stride
-                ),
-                value: neg.stride,
-            },
-        ));
+    if let Some(neg) = sorted.first().filter(|m| m.stride < 0) {
+        return Err(negative_stride(a, *neg));
     }
-    // Tractability: s_i·d_i divides d_{i+1}. This is exactly when CuTe's floor divisions below
-    // are exact and its result tiles without overlap.
-    for w in sorted.windows(2) {
-        let reach = arith::mul(w[0].shape, w[0].stride)?;
-        if w[1].stride % reach != 0 {
-            // Not tractable: CuTe's answer with a `complement_holes` note (rare path).
-            let f = filter_modes(a.tree())?;
-            let sorted = Modes::from_slice(sorted);
-            let r = complement_untractable(a, &f, &sorted, cotarget)?;
-            res.clear();
-            res.extend_from_slice(r.tree().leaf_slice());
-            return Ok(());
-        }
-    }
+    // One pass: r_{i-1} must divide d_i (tractability: exactly when CuTe's floor divisions are
+    // exact and its result tiles without overlap); the mode `(d_i / r_{i-1}) : r_{i-1}` is kept
+    // unless it is a unit.
     let mut last_stride = 1i64;
-    for x in sorted.iter_mut() {
-        let m = *x;
-        let new_shape = m.stride / last_stride;
-        *x = Mode::new(new_shape, last_stride);
+    let mut k = 0usize;
+    for i in 0..sorted.len() {
+        let m = sorted[i];
+        let (q, r) = arith::div_rem_pos(m.stride, last_stride);
+        if r != 0 {
+            return complement_not_tractable(a, cotarget, res);
+        }
+        if q != 1 {
+            sorted[k] = Mode::new(q, last_stride);
+            k += 1;
+        }
         last_stride = arith::mul(m.stride, m.shape)?;
     }
-    // Rest: ceil_div(cotarget, last_stride) folded mode by mode, then coalesced to its product.
+    // Rest: ceil_div(cotarget, last_stride) folded mode by mode.
+    let rest = match *cotarget {
+        [s] => {
+            let rest = arith::ceil_div(s, last_stride);
+            arith::mul(rest, last_stride)?;
+            rest
+        }
+        _ => rest_of(cotarget, last_stride)?,
+    };
+    res.truncate(k);
+    if rest != 1 {
+        res.push(Mode::new(rest, last_stride));
+    }
+    if res.is_empty() {
+        res.push(Mode::new(1, 0));
+    }
+    Ok(())
+}
+
+/// The rest extent for a cotarget shape: CuTe's `ceil_div(shape, last_stride)` folded mode by
+/// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
+/// stride 24 gives 2 instead of 4).
+fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let mut b = last_stride;
     let mut rest = 1i64;
     for &s in cotarget {
         rest = arith::mul(rest, arith::ceil_div(s, b))?;
         b = arith::ceil_div(b, s);
     }
-    // CuTe's fold can fall short of the cotarget when a mode of the shape is not divisible (e.g.
-    // `(22,2,2)` against stride 24 gives 2 instead of 4); the complement must still cover it.
     let size = cotarget
         .iter()
         .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
     }
-    res.push(Mode::new(rest, if rest == 1 { 0 } else { last_stride }));
-    bw_coalesce_in_place(res, |m| m)
+    Ok(rest)
+}
+
+/// The `NotComplementable` error for a negative stride of `filter(A)`.
+#[cold]
+#[inline(never)]
+fn negative_stride(a: &Layout, neg: Mode) -> Error {
+    Error::failed(
+        Error::NotComplementable,
+        "complement",
+        Obligation::NonNegative {
+            what: "d",
+            context: format!(
+                "the stride of mode {}:{} of {a} (complement needs an increasing image)",
+                neg.shape, neg.stride
+            ),
+            value: neg.stride,
+        },
+    )
+}
+
+/// CuTe's answer for a non-tractable A (with a `complement_holes` note), into `res`; or the
+/// error. Recomputes `filter(A)` (the fast pass has overwritten it).
+#[cold]
+#[inline(never)]
+fn complement_not_tractable(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<()> {
+    let f = filter_modes(a.tree())?;
+    let mut sorted = f.clone();
+    sort_by_stride(&mut sorted);
+    let r = complement_untractable(a, &f, &sorted, cotarget)?;
+    res.clear();
+    res.extend_from_slice(r.tree().leaf_slice());
+    Ok(())
 }
 
 fn not_complementable(a: &Layout, f: &[Mode], lo: Mode, hi: Mode, reach: i64) -> Error {
@@ -361,17 +406,79 @@ pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
             bound: limit,
         });
     }
-    let image: std::collections::HashSet<i64> =
-        (0..sa).map(|i| a.eval(i)).collect::<Result<_>>()?;
-    let mut prev = -1i64;
+    let mut vals = Vec::with_capacity(sr as usize);
     for i in 0..sr {
         let v = r.eval(i)?;
-        if v <= prev || (i > 0 && image.contains(&v)) {
+        if vals.last().is_some_and(|&p| v <= p) {
             return Err(strong);
         }
-        prev = v;
+        vals.push(v);
+    }
+    // A's image is the image of its filtered modes `f` (0 is in both images).
+    if image_meets(&f, &vals[1..])? {
+        return Err(strong);
     }
     Ok(r)
+}
+
+/// Whether a value of the image of the flat layout `modes` (shapes ≥ 1, strides ≥ 0) is in
+/// `sorted` (ascending). The mode with the most elements, `s:d`, is not enumerated: the other
+/// modes' values `v` are (an odometer, one addition per step), and for each the values of
+/// `sorted` in `[v, v + (s-1)·d]` are tested for `d ∣ x - v` (or, when there are more of them
+/// than `s`, the `s` values `v + j·d` are looked up). At most `size(modes)` steps in all, which
+/// the caller bounds; no allocation past the counters.
+fn image_meets(modes: &[Mode], sorted: &[i64]) -> Result<bool> {
+    use crate::layout::buf::Buf;
+    let (Some(&lo), Some(&hi)) = (sorted.first(), sorted.last()) else {
+        return Ok(false);
+    };
+    let Some(k) = (0..modes.len()).max_by_key(|&i| modes[i].shape) else {
+        return Ok(sorted.contains(&0));
+    };
+    // Every partial sum is at most the largest value, so no step below overflows.
+    let mut spans: Buf<i64, 16> = Buf::new();
+    for m in modes {
+        spans.push(arith::mul(m.shape - 1, m.stride)?);
+    }
+    spans.iter().try_fold(0i64, |acc, &s| arith::add(acc, s))?;
+    let (inner, span) = (modes[k], spans[k]);
+    let mut idx: Buf<i64, 16> = Buf::from_elem(0, modes.len());
+    let mut v = 0i64;
+    loop {
+        if v <= hi && v + span >= lo {
+            let from = sorted.partition_point(|&x| x < v);
+            let to = sorted.partition_point(|&x| x <= v + span);
+            let cands = &sorted[from..to];
+            let hit = if inner.stride == 0 {
+                cands.first() == Some(&v)
+            } else if cands.len() as i64 <= inner.shape {
+                cands.iter().any(|&x| (x - v) % inner.stride == 0)
+            } else {
+                (0..inner.shape).any(|j| cands.binary_search(&(v + j * inner.stride)).is_ok())
+            };
+            if hit {
+                return Ok(true);
+            }
+        }
+        let mut i = 0;
+        loop {
+            if i == k {
+                i += 1;
+                continue;
+            }
+            let Some(m) = modes.get(i) else {
+                return Ok(false);
+            };
+            if idx[i] + 1 < m.shape {
+                idx[i] += 1;
+                v += m.stride;
+                break;
+            }
+            idx[i] = 0;
+            v -= spans[i];
+            i += 1;
+        }
+    }
 }
 
 /// The branch of [`complement`] for an injective layout that is not tractable: CuTe C++'s
@@ -558,6 +665,32 @@ pub fn complement_exact(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     let f = filter_modes(a.tree())?;
     tractable(a, &f)?;
     complement_filtered(a, &f, cotarget.as_ref().leaf_slice())
+}
+
+/// [`complement_exact`] writing its result into `out` (whose storage is reused; nothing is
+/// returned by value). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`complement_exact`].
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_exact_into};
+/// let a: Layout = "(2,2):(1,6)".parse().unwrap();
+/// let mut out = Layout::default();
+/// complement_exact_into(&a, &"24".parse().unwrap(), &mut out).unwrap();
+/// assert_eq!(out.to_string(), "(3,2):(2,12)");
+/// let b: Layout = "(2,2):(1,5)".parse().unwrap(); // 2·1 ∤ 5
+/// assert!(complement_exact_into(&b, &"20".parse().unwrap(), &mut out).is_err());
+/// ```
+pub fn complement_exact_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        crate::layout::check_shape(cotarget)?;
+        let res = out.t.vals_mut();
+        filter_modes_into(a.tree(), res)?;
+        tractable(a, res)?;
+        complement_in_place(a, cotarget.as_ref().leaf_slice(), res)?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
 }
 
 /// [`complement_exact`] with CuTe C++'s default cotarget `cosize(filter(A))`.

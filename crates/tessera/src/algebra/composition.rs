@@ -16,7 +16,7 @@
 
 use crate::layout::buf::Buf;
 
-use super::coalesce::{coalesce_x_modes_into, guarded, Modes};
+use super::coalesce::{coalesce_x_modes_into, guarded, with_coalesced_x, Modes};
 use super::Tiler;
 use crate::error::{arith, Error, Result};
 use crate::layout::tree::LEAF;
@@ -85,12 +85,12 @@ pub fn composition_into(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> 
 /// profile, then decided exactly; only when it is wrong is the appended part replaced by the
 /// synthesized layout (or the error returned, `out` then holding the candidate).
 pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
-    let mut ax = Modes::new();
-    coalesce_x_modes_into(a.tree(), &mut ax)?;
     let mark = out.lens();
-    if certified_candidate(&ax, b.tree(), out)? {
+    if with_coalesced_x(a.tree(), |ax| certified_candidate(ax, b.tree(), out))? {
         return Ok(());
     }
+    let mut ax = Modes::new();
+    coalesce_x_modes_into(a.tree(), &mut ax)?;
     // The one-pass certificate did not apply: build the candidate again with its pieces and
     // decide it (exactly as the one-pass path would have, had it been able to).
     out.truncate(mark);
@@ -190,7 +190,7 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
                 if !certify_piece(ax, load, r, rho, beta) {
                     return Ok(false);
                 }
-                rest_shape /= r;
+                rest_shape = arith::div_rem_pos(rest_shape, r).0;
             }
             rest_stride = next_stride;
         }
@@ -258,10 +258,13 @@ fn certify_piece(ax: &[Mode], load: &mut [i64], r: i64, rho: i64, beta: i64) -> 
         }
         place = next;
     }
-    if digit == n || beta % place != 0 {
+    if digit == n {
         return false;
     }
-    let u = beta / place;
+    let (u, rem) = arith::div_rem_pos(beta, place);
+    if rem != 0 {
+        return false;
+    }
     let Some(reach) = (r - 1).checked_mul(u) else {
         return false;
     };

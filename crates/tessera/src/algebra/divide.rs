@@ -7,7 +7,7 @@ use super::complement::complement_modes_into;
 use super::composition::compose_append;
 use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
 use crate::error::Result;
-use crate::layout::Layout;
+use crate::layout::{Layout, Mode, Tree};
 
 /// `logical_divide(A, tiler)`: splits A into (tile, rest):
 /// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for
@@ -52,12 +52,15 @@ pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resul
     })
 }
 
-/// `composition(A, (B, complement(B, shape(coalesce(A)))))` into `out`.
-fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+/// Appends `composition(A, (B, complement(B, shape(coalesce(A)))))` to `out`.
+fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
     // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built).
     let mut c = Modes::new();
     coalesce_modes_into(a.tree(), &mut c)?;
-    let target: Buf<i64, 16> = c.iter().map(|m| m.shape).collect();
+    let mut target: Buf<i64, 16> = Buf::new();
+    for m in &c {
+        target.push(m.shape);
+    }
     // The tiler (B, rest), built in place: B copied, the complement's modes appended.
     complement_modes_into(b, &target, &mut c)?;
     let mut t = Layout::default();
@@ -65,8 +68,7 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
     t.t.push_tuple(2);
     t.t.push_tree(b.tree());
     t.t.push_flat(&c, true);
-    out.t.clear();
-    compose_append(a, &t, &mut out.t)
+    compose_append(a, &t, out)
 }
 
 /// `zipped_divide(A, tiler)`: `((tiles…), (rests…, untouched modes…))`.

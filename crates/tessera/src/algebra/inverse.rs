@@ -2,36 +2,31 @@
 
 use crate::layout::buf::Buf;
 
-use super::coalesce::{bw_coalesce_in_place, coalesce, coalesce_modes_into, guarded, Modes};
+use super::coalesce::{coalesce, guarded, push_coalesced, with_coalesced, write_flat, Modes};
 use super::composition::composition;
 use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{Layout, Mode};
 
-/// Prefix products `[1, s0, s0·s1, …]` of the shapes (one per mode); the product of all the
-/// shapes must not overflow either.
-#[inline]
-fn prefix_products(modes: &[Mode], pp: &mut Buf<i64, 16>) -> Result<()> {
-    pp.clear();
-    let mut acc = 1i64;
-    for m in modes {
-        pp.push(acc);
-        acc = arith::mul(acc, m.shape)?;
-    }
-    Ok(())
+/// The product of the shapes (checked: every prefix product is then representable).
+#[inline(always)]
+fn shape_product(modes: &[Mode]) -> Result<i64> {
+    modes
+        .iter()
+        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
 }
 
-/// Mode indices sorted by stride (stable; insertion sort: the mode lists are short).
-#[inline]
-fn by_stride(modes: &[Mode], idx: &mut Buf<usize, 16>) {
-    idx.clear();
-    for i in 0..modes.len() {
-        idx.push(i);
+/// Mode indices sorted by stride (stable; insertion sort: the mode lists are short), into
+/// `idx[..modes.len()]`.
+#[inline(always)]
+fn by_stride(modes: &[Mode], idx: &mut [u32]) {
+    for (i, x) in idx.iter_mut().enumerate().take(modes.len()) {
+        *x = i as u32;
     }
-    let v = idx.as_mut_slice();
+    let v = &mut idx[..modes.len()];
     for i in 1..v.len() {
         let x = v[i];
         let mut j = i;
-        while j > 0 && modes[v[j - 1]].stride > modes[x].stride {
+        while j > 0 && modes[v[j - 1] as usize].stride > modes[x as usize].stride {
             v[j] = v[j - 1];
             j -= 1;
         }
@@ -69,26 +64,41 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// ```
 pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
-        let mut c = Modes::new();
-        coalesce_modes_into(l.tree(), &mut c)?;
-        let mut pp = Buf::new();
-        prefix_products(&c, &mut pp)?;
-        // CuTe sorts by stride and keeps the modes whose stride is the running product. The
-        // kept strides strictly increase (coalesced modes have extent ≥ 2, or are the single
-        // `1:0`), so the next kept mode is the first (in the stable sorted order, hence in index
-        // order) whose stride equals the running product: found by a scan, without sorting.
-        let r = out.t.vals_mut();
-        r.clear();
-        r.push(Mode::new(1, 0));
-        let mut curr = 1i64;
-        while let Some(i) = c.iter().position(|m| m.stride == curr) {
-            r.push(Mode::new(c[i].shape, pp[i]));
-            curr = arith::mul(c[i].shape, c[i].stride)?;
-        }
-        bw_coalesce_in_place(r, |m| m)?;
-        out.t.set_flat_profile(true);
-        Ok(())
+        with_coalesced(l.tree(), |c| {
+            shape_product(c)?;
+            write_flat(out, c.len(), |r| right_inverse_chain(c, r))
+        })
     })
+}
+
+/// The modes of `right_inverse` from the coalesced modes `c` of L, coalesced, into `r` (room for
+/// `c.len()` modes); returns their number.
+///
+/// CuTe sorts by stride and keeps the modes whose stride is the running product, each as
+/// `shape : (product of the shapes before it in c)`. The kept strides strictly increase
+/// (coalesced modes have extent ≥ 2, or are the single `1:0`), so the next kept mode is the first
+/// (in the stable sorted order, hence in index order) whose stride equals the running product:
+/// found by a scan, without sorting; every mode is kept at most once.
+#[inline(always)]
+fn right_inverse_chain(c: &[Mode], r: &mut [Mode]) -> Result<usize> {
+    let mut n = 0usize;
+    let mut curr = 1i64;
+    loop {
+        let mut pp = 1i64;
+        let mut next = None;
+        for m in c {
+            if m.stride == curr {
+                next = Some((*m, pp));
+                break;
+            }
+            pp = arith::mul(pp, m.shape)?;
+        }
+        let Some((m, pp)) = next else {
+            return Ok(n);
+        };
+        push_coalesced(r, &mut n, Mode::new(m.shape, pp))?;
+        curr = arith::mul(m.shape, m.stride)?;
+    }
 }
 
 /// `left_inverse(L)`: a quasi-inverse R with `L(R(L(i))) == L(i)` for all `i < size(L)`
@@ -127,35 +137,54 @@ pub fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
 }
 
 fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
-    let mut c = Modes::new();
-    coalesce_modes_into(l.tree(), &mut c)?;
-    if let Some(m) = c.iter().find(|m| m.stride < 0) {
-        return Err(Error::failed(
-            Error::Divisibility,
-            "left_inverse",
-            Obligation::NonNegative {
-                what: "d",
-                context: format!("the stride of mode {}:{} of {l}", m.shape, m.stride),
-                value: m.stride,
-            },
-        ));
-    }
-    let mut pp = Buf::new();
-    prefix_products(&c, &mut pp)?;
-    let mut order = Buf::new();
-    by_stride(&c, &mut order);
-    // Mode j of the result is (d_j / size so far, pp of the previous kept mode); the first has
-    // stride 0 and the last the extent of the mode with the largest stride.
-    let r = out.t.vals_mut();
-    r.clear();
+    with_coalesced(l.tree(), |c| {
+        if let Some(m) = c.iter().find(|m| m.stride < 0) {
+            return Err(Error::failed(
+                Error::Divisibility,
+                "left_inverse",
+                Obligation::NonNegative {
+                    what: "d",
+                    context: format!("the stride of mode {}:{} of {l}", m.shape, m.stride),
+                    value: m.stride,
+                },
+            ));
+        }
+        shape_product(c)?;
+        if c.len() < 16 {
+            let mut order = [0u32; 16];
+            by_stride(c, &mut order);
+            let order = &order[..c.len()];
+            write_flat(out, c.len() + 1, |r| left_inverse_modes(c, order, r))?;
+            check_quasi_inverse(l, c, order, out)
+        } else {
+            let mut order = vec![0u32; c.len()];
+            by_stride(c, &mut order);
+            write_flat(out, c.len() + 1, |r| left_inverse_modes(c, &order, r))?;
+            check_quasi_inverse(l, c, &order, out)
+        }
+    })
+}
+
+/// The modes of `left_inverse` from the coalesced modes `c` of L (strides ≥ 0) and their order
+/// by stride, coalesced, into `r` (room for `c.len() + 1` modes); returns their number.
+///
+/// Mode j of the result is `(d_j / size so far) : (product of the shapes before the previous
+/// kept mode in c)`; the first has stride 0 and the last the extent of the mode with the largest
+/// stride.
+#[inline(always)]
+fn left_inverse_modes(c: &[Mode], order: &[u32], r: &mut [Mode]) -> Result<usize> {
+    let pp = |i: usize| -> Result<i64> { shape_product(&c[..i]) };
+    let mut n = 0usize;
     let mut prev = 0i64;
     let mut size = 1i64;
-    for &i in order.iter() {
+    for &i in order {
+        let i = i as usize;
         let d = c[i].stride;
         if d == 0 {
             continue;
         }
-        if d % size != 0 {
+        let (s, rem) = arith::div_rem_pos(d, size);
+        if rem != 0 {
             return Err(Error::failed(
                 Error::Divisibility,
                 "left_inverse",
@@ -166,26 +195,27 @@ fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
                 },
             ));
         }
-        let s = d / size;
-        r.push(Mode::new(s, prev));
-        prev = pp[i];
+        push_coalesced(r, &mut n, Mode::new(s, prev))?;
+        prev = pp(i)?;
         size = arith::mul(size, s)?;
     }
-    let last = *order.last().expect("coalesce gives at least one mode");
-    r.push(Mode::new(c[last].shape, prev));
-    bw_coalesce_in_place(r, |m| m)?;
-    out.t.set_flat_profile(true);
-    check_quasi_inverse(l, &c, &order, out)
+    let last = *order.last().expect("coalesce gives at least one mode") as usize;
+    push_coalesced(r, &mut n, Mode::new(c[last].shape, prev))?;
+    Ok(n)
 }
 
 /// Decides `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain, for all `i`. Closed form first: when the non-zero strides, in
 /// increasing order, never overlap (`s_k·d_k <= d_{k+1}`), R reads each coordinate back from its
 /// own mixed-radix digit of `L(i)`, so the postcondition holds. Otherwise the domain is
 /// enumerated (bounded by [`super::composition::ENUM_LIMIT`]).
-fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[usize], r: &Layout) -> Result<()> {
+fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[u32], r: &Layout) -> Result<()> {
     let mut overlap = false;
     let mut prev: Option<Mode> = None;
-    for m in order.iter().map(|&i| c[i]).filter(|m| m.stride != 0) {
+    for m in order
+        .iter()
+        .map(|&i| c[i as usize])
+        .filter(|m| m.stride != 0)
+    {
         if let Some(p) = prev {
             if arith::mul(p.shape, p.stride)? > m.stride {
                 overlap = true;

@@ -52,20 +52,36 @@ pub enum Tiler {
     Tuple(Vec<Tiler>),
 }
 
+/// A layout-by-layout operation appending its result for one part (`f(a, b, tree)`) to `tree`.
+pub(crate) type PartOp = dyn Fn(&Layout, &Layout, &mut Tree<Mode>) -> Result<()>;
+
 /// Applies a layout-by-layout operation mode by mode along a tiler (CuTe's `transform_layout`
 /// for divides and products), writing into `out`: modes of `a` past a tuple tiler are kept
-/// unchanged; each part is computed into a scratch layout on the stack and appended (nothing is
-/// returned by value). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
+/// unchanged. `f(a, b, tree)` appends its result for one part to `tree` as one subtree, so every
+/// part is written in place (only a tuple tiler's modes of `a` are copied, into one scratch
+/// layout per tuple level). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
 pub(crate) fn by_mode_into(
     a: &Layout,
     tiler: &Tiler,
     op: &'static str,
-    f: &dyn Fn(&Layout, &Layout, &mut Layout) -> Result<()>,
+    f: &PartOp,
     out: &mut Layout,
+) -> Result<()> {
+    out.t.clear();
+    by_mode_append(a, tiler, op, f, &mut out.t)
+}
+
+/// [`by_mode_into`]'s recursion: appends the result for `a` along `tiler` to `out`.
+fn by_mode_append(
+    a: &Layout,
+    tiler: &Tiler,
+    op: &'static str,
+    f: &PartOp,
+    out: &mut Tree<Mode>,
 ) -> Result<()> {
     match tiler {
         Tiler::Under => {
-            out.assign(a);
+            out.push_tree(a.tree());
             Ok(())
         }
         Tiler::Tuple(ts) => {
@@ -76,18 +92,15 @@ pub(crate) fn by_mode_into(
                     layout: a.rank(),
                 });
             }
-            let mut part_in = Layout::default();
-            let mut part_out = Layout::default();
-            out.t.clear();
-            out.t.push_tuple(a.rank());
+            out.push_tuple(a.rank());
+            let mut part = Layout::default();
             for (i, m) in a.tree().modes().enumerate() {
                 match ts.get(i) {
                     Some(t) => {
-                        part_in.t.assign(m);
-                        by_mode_into(&part_in, t, op, f, &mut part_out)?;
-                        out.t.push_tree(part_out.tree());
+                        part.t.assign(m);
+                        by_mode_append(&part, t, op, f, out)?;
                     }
-                    None => out.t.push_tree(m),
+                    None => out.push_tree(m),
                 }
             }
             Ok(())

@@ -6,7 +6,7 @@ use super::complement::{complement, complement_leaves_into};
 use super::composition::{compose_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
-use crate::layout::{IntTuple, Layout, Mode};
+use crate::layout::{IntTuple, Layout, Mode, Tree};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;
@@ -48,15 +48,14 @@ pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resu
     })
 }
 
-/// `(A, composition(complement(A, size(A)·cosize(B)), B))` into `out`.
-fn product_by_layout(a: &Layout, b: &Layout, out: &mut Layout) -> Result<()> {
+/// Appends `(A, composition(complement(A, size(A)·cosize(B)), B))` to `out`.
+fn product_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
     let m = arith::mul(a.size()?, b.cosize()?)?;
     let mut rest = Layout::default();
     complement_leaves_into(a, &[m], &mut rest)?;
-    out.t.clear();
-    out.t.push_tuple(2);
-    out.t.push_tree(a.tree());
-    compose_append(&rest, b, &mut out.t)
+    out.push_tuple(2);
+    out.push_tree(a.tree());
+    compose_append(&rest, b, out)
 }
 
 /// `zipped_product(A, tiler)`: `((A modes…), (products…, untouched modes…))`.

@@ -34,7 +34,26 @@ impl fmt::Display for Extent {
             Extent::Add(e, c) if *c < 0 => write!(f, "({e} - {})", c.unsigned_abs()),
             Extent::Add(e, c) => write!(f, "({e} + {c})"),
             Extent::Mul(a, b) => write!(f, "{a} * {b}"),
-            Extent::Plus(a, b) => write!(f, "({a} + {b})"),
+            Extent::Plus(..) => {
+                // A tree of `+` prints flat, `(a + b + c)`, whatever its shape (see `Extent::sum`).
+                fn terms(e: &Extent, f: &mut fmt::Formatter<'_>, first: &mut bool) -> fmt::Result {
+                    match e {
+                        Extent::Plus(a, b) => {
+                            terms(a, f, first)?;
+                            terms(b, f, first)
+                        }
+                        _ => {
+                            if !std::mem::replace(first, false) {
+                                f.write_str(" + ")?;
+                            }
+                            write!(f, "{e}")
+                        }
+                    }
+                }
+                f.write_str("(")?;
+                terms(self, f, &mut true)?;
+                f.write_str(")")
+            }
             Extent::CeilDiv(e, c) => write!(f, "ceilDiv({e}, {c})"),
         }
     }
@@ -74,7 +93,8 @@ impl Extent {
         })
     }
 
-    /// `a + b`, folded when both are constant.
+    /// `a + b`, folded when both are constant. It copies both operands: to add many terms use
+    /// [`Extent::sum`] (linear), not a chain of `plus` (quadratic).
     ///
     /// Example: `Extent::Const(2).plus(&Extent::Const(3)) == Ok(Extent::Const(5))`.
     ///
@@ -83,7 +103,47 @@ impl Extent {
         Ok(match (self, other) {
             (Extent::Const(a), Extent::Const(b)) => Extent::Const(error::add(*a, *b)?),
             (e, Extent::Const(c)) | (Extent::Const(c), e) => e.add(*c)?,
-            _ => Extent::Plus(Box::new(self.clone()), Box::new(other.clone())),
+            _ => {
+                super::steps::tick(self.nodes() + other.nodes());
+                Extent::Plus(Box::new(self.clone()), Box::new(other.clone()))
+            }
+        })
+    }
+
+    /// The sum of `terms`, built in O(k) as a balanced tree of depth O(log k) (a left fold of
+    /// [`Extent::plus`] copies its accumulator at every step: O(k²) for k symbolic terms, and a
+    /// tree of depth k that printing and evaluating recurse through).
+    ///
+    /// Constant terms, and the constants of `e + c` terms, are gathered into one constant added
+    /// last; the other terms keep their order.
+    ///
+    /// Pre: none. Post: denotes `Σ terms` (the empty sum is `0`); a constant overflow is an error;
+    /// prints flat, `((N + M) - 1)`. Example: `[N - 1, 1, M]` gives `(N + M)`.
+    pub fn sum<'e>(terms: impl IntoIterator<Item = &'e Extent>) -> Result<Extent> {
+        let mut lead: i64 = 0;
+        let mut rest: Vec<&Extent> = Vec::new();
+        for t in terms {
+            match t {
+                Extent::Const(c) => lead = error::add(lead, *c)?,
+                Extent::Add(e, c) => {
+                    lead = error::add(lead, *c)?;
+                    rest.push(e);
+                }
+                _ => rest.push(t),
+            }
+        }
+        fn build(v: &[&Extent]) -> Extent {
+            if v.len() == 1 {
+                super::steps::tick(v[0].nodes());
+                return v[0].clone();
+            }
+            let (a, b) = v.split_at(v.len() / 2);
+            Extent::Plus(Box::new(build(a)), Box::new(build(b)))
+        }
+        Ok(match (rest.is_empty(), lead) {
+            (true, _) => Extent::Const(lead),
+            (false, 0) => build(&rest),
+            (false, _) => Extent::Add(Box::new(build(&rest)), lead),
         })
     }
 

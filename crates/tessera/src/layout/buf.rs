@@ -172,6 +172,26 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
         }
     }
 
+    /// The whole inline array, for writing up to `N` elements in place with plain indexing;
+    /// the buffer is emptied and made inline first (any heap capacity is kept). Follow with
+    /// [`Buf::set_inline_len`].
+    #[inline]
+    pub(crate) fn inline_array_mut(&mut self) -> &mut [T; N] {
+        if self.len > N {
+            self.heap.clear();
+        }
+        self.len = 0;
+        &mut self.inline
+    }
+
+    /// Declares the first `n` inline elements (written through [`Buf::inline_array_mut`]) the
+    /// contents. Pre: `n <= N` and the buffer is inline.
+    #[inline]
+    pub(crate) fn set_inline_len(&mut self, n: usize) {
+        debug_assert!(n <= N && self.heap.is_empty());
+        self.len = n.min(N);
+    }
+
     /// `true` when the elements live on the heap.
     #[inline]
     pub fn spilled(&self) -> bool {

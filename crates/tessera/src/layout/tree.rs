@@ -17,6 +17,10 @@ use super::buf::Buf;
 pub const INLINE: usize = 16;
 /// Number of profile tokens (leaves plus tuples) stored without a heap allocation.
 pub const INLINE_TOKENS: usize = 32;
+const _: () = assert!(
+    INLINE_TOKENS > INLINE,
+    "a flat profile of INLINE leaves is inline"
+);
 
 /// A profile token: [`LEAF`], or `1 + number of children` for a tuple.
 pub(crate) type Tok = u32;
@@ -226,6 +230,20 @@ impl<T: Copy + Default> Tree<T> {
     #[inline]
     pub(crate) fn set_flat_profile(&mut self, unwrap: bool) {
         let n = self.vals.len();
+        if n <= INLINE {
+            // Fixed-size stores into the inline token array (no fill loop, no length checks).
+            let t = self.toks.inline_array_mut();
+            if unwrap && n == 1 {
+                t[0] = LEAF;
+                self.toks.set_inline_len(1);
+            } else {
+                t[0] = 1 + n as Tok;
+                let (_, rest) = t.split_at_mut(1);
+                rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
+                self.toks.set_inline_len(n + 1);
+            }
+            return;
+        }
         self.toks.clear();
         if !(unwrap && n == 1) {
             self.toks.push(1 + n as Tok);
@@ -265,6 +283,37 @@ impl<'a, T: Copy + Default> TreeRef<'a, T> {
             toks: Buf::from_slice(self.toks),
             vals: Buf::from_slice(self.vals),
         }
+    }
+}
+
+impl<T: Copy + Default> Tree<T> {
+    /// The tree with the pre-order `profile` ([`TreeRef::profile`]) and the leaves `vals`, or
+    /// `None` when `profile` is not exactly one complete tree of `vals.len()` leaves.
+    pub fn from_profile(profile: &[u32], vals: &[T]) -> Option<Self> {
+        let mut pending = 1usize;
+        let mut leaves = 0usize;
+        for &t in profile {
+            // A token after the tree is complete is not part of one tree.
+            pending = pending.checked_sub(1)?;
+            if t == LEAF {
+                leaves += 1;
+            } else {
+                pending = pending.checked_add((t - 1) as usize)?;
+            }
+        }
+        (pending == 0 && leaves == vals.len()).then(|| Tree {
+            toks: Buf::from_slice(profile),
+            vals: Buf::from_slice(vals),
+        })
+    }
+}
+
+impl<'a, T: Copy> TreeRef<'a, T> {
+    /// The pre-order profile: `0` for a leaf, `1 + n` for a tuple of `n` children (what
+    /// [`Tree::from_profile`] takes back, with [`TreeRef::leaf_slice`]).
+    #[inline]
+    pub fn profile(self) -> &'a [u32] {
+        self.toks
     }
 }
 
