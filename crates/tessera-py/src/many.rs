@@ -433,6 +433,7 @@ impl Chunk {
     }
 
     /// Call `j`'s result, or `None` when none was stored (a worker thread panicked).
+    #[inline(always)]
     fn get(&self, j: usize) -> Option<Result<Layout, &tessera::Error>> {
         let &(t1, l1) = self.ends.get(j)?;
         let (t0, l0) = if j == 0 { (0, 0) } else { self.ends[j - 1] };
@@ -602,7 +603,11 @@ pub struct Results {
 impl Results {
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
         let e = match self.chunks[i / CHUNK].get(i % CHUNK) {
-            Some(Ok(l)) => return fast::new_layout(py, self.faces[i], l),
+            Some(Ok(l)) => {
+                let mut l = std::mem::ManuallyDrop::new(l);
+                // SAFETY: `l` is not used afterwards (the object owns it).
+                return unsafe { fast::adopt(py, self.faces[i], &mut l) };
+            }
             Some(Err(e)) => e.clone(),
             None => tessera::Error::Type {
                 op: "apply_many".into(),
