@@ -13,6 +13,30 @@
                          ->  complementSZ [(e1,s1); ...] [M1; ...; Mk]: the
                              complement with a shape cotarget, or "E"
      s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
+     t i TREE            ->  zteval TREE i (a nested layout at index i)
+     T TREE              ->  rust_coalesceZ (zflatten TREE)
+                             where TREE is "L e s" (a leaf) or "N k TREE1 .. TREEk"
+     r TREE CRD          ->  crd2idx CRD TREE, or "E" (a rank mismatch), where CRD
+                             is "I x" (an integer) or "U k CRD1 .. CRDk" (a tuple)
+     q i TREE            ->  idx2crd TREE i, written as CuTe writes it: "(1,(0,2))"
+     w B M S O i TREE    ->  swizzled B M S O TREE i = Sw<B,M,S>(O + TREE(i))
+     z fuel R RULE1 .. RULER C c1 .. cC O o1 .. oO
+                         ->  dropped rules (closure rules [c1..] fuel) [o1..], written
+                             "x:p1,p2 y:" (each dropped id and its rule's premises),
+                             where RULE is "k p1 .. pk c" (premises, conclusion)
+     v L l1 .. lL T STEP1 .. STEPT
+                         ->  rust_rules [l1..] [STEP1..] written "p1,p2>c ..." where
+                             STEP is "0 input outer inner back divisible",
+                             "1 outer inner output back", "2 input output l r"
+                             or "3 x y out_x out_y closed" (flags 0 or 1)
+     y k FACT1 .. FACTk EXPR f c
+                         ->  for the facts [facts_of [FACT1; ...]] and the extent
+                             EXPR: "kd lb ev div atl" = known_divisor, lower_bound
+                             ("-" for none), ceval ("-" for none), divides f
+                             and at_least c ("Y", "N" or "U"), where FACT is
+                             "D s m", "A s c" or "E s c" (symbol number s) and
+                             EXPR is "c x", "s n", "a EXPR x", "p EXPR EXPR",
+                             "m EXPR EXPR" or "d EXPR x"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -89,6 +113,140 @@ let certified ints =
       | [] -> failwith "missing leaves")
   | [] -> failwith "missing A"
 
+let rec tree_item = function
+  | "L" :: e :: s :: rest ->
+      (ZLeaf { zextent = z_of_int (int_of_string e); zstride = z_of_int (int_of_string s) }, rest)
+  | "N" :: k :: rest ->
+      let cs, rest = take (int_of_string k) tree_item rest in
+      (ZNode (coq_of_list cs), rest)
+  | _ -> failwith "truncated tree"
+
+let tree_of tokens =
+  let t, rest = tree_item tokens in
+  if rest <> [] then failwith "trailing tokens";
+  t
+
+let rec coord_item = function
+  | "I" :: x :: rest -> (CInt (z_of_int (int_of_string x)), rest)
+  | "U" :: k :: rest ->
+      let cs, rest = take (int_of_string k) coord_item rest in
+      (CTup (coq_of_list cs), rest)
+  | _ -> failwith "truncated coordinate"
+
+let rec show_coord = function
+  | CInt x -> string_of_int (int_of_z x)
+  | CTup cs -> "(" ^ String.concat "," (List.map show_coord (list_of_coq cs)) ^ ")"
+
+let rec nat_of_int n = if n <= 0 then O else S (nat_of_int (n - 1))
+
+let fact_item = function
+  | "D" :: n :: m :: rest -> (Divisible (nat_of_int (int_of_string n), z_of_int (int_of_string m)), rest)
+  | "A" :: n :: c :: rest -> (AtLeast (nat_of_int (int_of_string n), z_of_int (int_of_string c)), rest)
+  | "E" :: n :: c :: rest -> (Equals (nat_of_int (int_of_string n), z_of_int (int_of_string c)), rest)
+  | _ -> failwith "truncated fact"
+
+let rec expr_item = function
+  | "c" :: x :: rest -> (EConst (z_of_int (int_of_string x)), rest)
+  | "s" :: n :: rest -> (ESym (nat_of_int (int_of_string n)), rest)
+  | "a" :: rest ->
+      let e, rest = expr_item rest in
+      (match rest with
+       | x :: rest -> (EAdd (e, z_of_int (int_of_string x)), rest)
+       | [] -> failwith "truncated add")
+  | "d" :: rest ->
+      let e, rest = expr_item rest in
+      (match rest with
+       | x :: rest -> (ECeilDiv (e, z_of_int (int_of_string x)), rest)
+       | [] -> failwith "truncated ceilDiv")
+  | "p" :: rest ->
+      let a, rest = expr_item rest in
+      let b, rest = expr_item rest in
+      (EPlus (a, b), rest)
+  | "m" :: rest ->
+      let a, rest = expr_item rest in
+      let b, rest = expr_item rest in
+      (EMul (a, b), rest)
+  | _ -> failwith "truncated extent"
+
+let show_opt = function Some v -> string_of_int (int_of_z v) | None -> "-"
+let show_dec = function Yes -> "Y" | No -> "N" | Unknown -> "U"
+
+let rec int_of_nat = function O -> 0 | S n -> 1 + int_of_nat n
+
+let closure_request ints =
+  let nat_item = function x :: rest -> (nat_of_int x, rest) | [] -> failwith "truncated id" in
+  let rule_item = function
+    | k :: rest -> (
+        let ps, rest = take k nat_item rest in
+        match rest with
+        | c :: rest -> (Pair (coq_of_list ps, nat_of_int c), rest)
+        | [] -> failwith "truncated rule")
+    | [] -> failwith "truncated rule" in
+  match ints with
+  | fuel :: r :: rest -> (
+      let rules, rest = take r rule_item rest in
+      match rest with
+      | c :: rest -> (
+          let chosen, rest = take c nat_item rest in
+          match rest with
+          | o :: rest ->
+              let order, rest = take o nat_item rest in
+              if rest <> [] then failwith "trailing integers";
+              let rules = coq_of_list rules in
+              let js = dropped rules (closure rules (coq_of_list chosen) (nat_of_int fuel))
+                         (coq_of_list order) in
+              String.concat " "
+                (List.map
+                   (fun (Pair (x, ps)) ->
+                     string_of_int (int_of_nat x) ^ ":"
+                     ^ String.concat "," (List.map (fun p -> string_of_int (int_of_nat p)) (list_of_coq ps)))
+                   (list_of_coq js))
+          | [] -> failwith "missing order")
+      | [] -> failwith "missing chosen")
+  | _ -> failwith "missing rules"
+
+let rules_request ints =
+  let b v = if v = 0 then False else True in
+  let n = nat_of_int in
+  let step_item = function
+    | 0 :: i :: o :: inn :: bk :: dv :: rest -> (SSplit (n i, n o, n inn, b bk, b dv), rest)
+    | 1 :: o :: inn :: out :: bk :: rest -> (SMerge (n o, n inn, n out, b bk), rest)
+    | 2 :: i :: o :: l :: r :: rest -> (SResize (n i, n o, z_of_int l, z_of_int r), rest)
+    | 3 :: x :: y :: ox :: oy :: c :: rest -> (SSwizzle (n x, n y, n ox, n oy, b c), rest)
+    | _ -> failwith "bad step" in
+  match ints with
+  | nl :: rest -> (
+      let loops, rest = take nl (function x :: r -> (n x, r) | [] -> failwith "truncated") rest in
+      match rest with
+      | ns :: rest ->
+          let steps, rest = take ns step_item rest in
+          if rest <> [] then failwith "trailing integers";
+          String.concat " "
+            (List.map
+               (fun (Pair (ps, c)) ->
+                 String.concat "," (List.map (fun p -> string_of_int (int_of_nat p)) (list_of_coq ps))
+                 ^ ">" ^ string_of_int (int_of_nat c))
+               (list_of_coq (rust_rules (coq_of_list loops) (coq_of_list steps))))
+      | [] -> failwith "missing steps")
+  | [] -> failwith "missing loops"
+
+let symbolic tokens =
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact_item rest in
+      let e, rest = expr_item rest in
+      match rest with
+      | [ f; c ] ->
+          let facts = facts_of (coq_of_list fs) in
+          String.concat " "
+            [ string_of_int (int_of_z (known_divisor facts e));
+              show_opt (lower_bound facts e);
+              show_opt (ceval facts e);
+              show_dec (divides facts (z_of_int (int_of_string f)) e);
+              show_dec (at_least facts e (z_of_int (int_of_string c))) ]
+      | _ -> failwith "symbolic: expected f and c")
+  | [] -> failwith "symbolic: missing facts"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -113,6 +271,21 @@ let answer line =
       match complementSZ a (coq_of_list cot) with
       | Some r -> show r
       | None -> "E")
+  | "t" :: i :: tokens ->
+      string_of_int (int_of_z (zteval (tree_of tokens) (z_of_int (int_of_string i))))
+  | "T" :: tokens -> show (rust_coalesceZ (zflatten (tree_of tokens)))
+  | "r" :: tokens -> (
+      let t, rest = tree_item tokens in
+      let c, rest = coord_item rest in
+      if rest <> [] then failwith "trailing tokens";
+      match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
+  | "y" :: tokens -> symbolic tokens
+  | "z" :: ints -> closure_request (List.map int_of_string ints)
+  | "v" :: ints -> rules_request (List.map int_of_string ints)
+  | "w" :: b :: m :: sh :: o :: i :: tokens ->
+      let z v = z_of_int (int_of_string v) in
+      string_of_int (int_of_z (swizzled (z b) (z m) (z sh) (z o) (tree_of tokens) (z i)))
+  | "q" :: i :: tokens -> show_coord (idx2crd (tree_of tokens) (z_of_int (int_of_string i)))
   | _ -> failwith ("bad request: " ^ line)
 
 let () =

@@ -102,8 +102,8 @@ pub const OTHER: &[Code] = &[
     },
     Code {
         code: "too_much_work",
-        title: "enumeration would compute more than 2^26 indices",
-        explanation: "Points times propagation steps is bounded like the points themselves.",
+        title: "enumeration would do more than 2^26 units of work",
+        explanation: "Points times the work per point (propagation steps, bound checks, loop counters) is bounded like the points themselves.",
         example: "tessera schedule s.tsch  # s.tsch: a deep chain of splits over 2^22 points with `--lowering ours`",
     },
     Code {

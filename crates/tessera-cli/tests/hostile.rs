@@ -141,6 +141,26 @@ fn sched(name: &'static str, text: &str, want: Want) -> Case {
     }
 }
 
+/// `tessera schedule FILE EXTRA…` on `text`.
+fn sched_with(name: &'static str, text: &str, extra: &[&str], want: Want) -> Case {
+    let mut c = sched(name, text, want);
+    c.args.extend(extra.iter().map(|s| s.to_string()));
+    c
+}
+
+/// `k` loops of extent 2 and `ones` loop roots of extent 1 (free: never enumerated).
+fn wide(k: usize, ones: usize, tail: &str) -> String {
+    let mut t = String::new();
+    for i in 0..k {
+        t.push_str(&format!("A{i} = iter 2\n"));
+    }
+    for i in 0..ones {
+        t.push_str(&format!("R{i} = iter 1\n"));
+    }
+    t.push_str(tail);
+    t
+}
+
 fn flat(n: usize) -> String {
     format!("({}):({})", vec!["1"; n].join(","), vec!["0"; n].join(","))
 }
@@ -153,6 +173,14 @@ fn cases() -> Vec<Case> {
     let mut big_ids = String::new();
     for i in 0..5000 {
         big_ids.push_str(&format!("I{i} = iter 2\n"));
+    }
+    // 30 rounds of "split by 1, merge the outputs back": a term over the roots of 2^31 nodes.
+    let mut double = String::from("X0 = iter 2\n");
+    for k in 0..30 {
+        double.push_str(&format!(
+            "A{k}, B{k} = split X{k} by 1\nX{} = merge A{k}, B{k}\n",
+            k + 1
+        ));
     }
     let mut v = vec![
         // The expression language.
@@ -302,6 +330,58 @@ fn cases() -> Vec<Case> {
             "integer past 2^63 in a schedule",
             "I0 = iter 99999999999999999999\n",
             Want::Error("parse", 2),
+        ),
+        // Found by the audit of issue 15's remainders (each took minutes or tens of GB before).
+        sched(
+            "16,000 strided symbolic IterDomains (the size was summed quadratically)",
+            &{
+                let mut t = String::new();
+                let (mut ids, mut st) = (String::new(), String::new());
+                for k in 0..16_000 {
+                    t.push_str(&format!("R{k} = iter S{k}\n"));
+                    ids.push_str(&format!(" R{k}"));
+                    st.push_str(" 1");
+                }
+                format!("{t}alloc{ids} strides{st}\n")
+            },
+            Want::Ok("size ((S0 + S1 + S2"),
+        ),
+        sched(
+            "2^24 points and 50,000 loops of extent 1 (enumeration counted work per step only)",
+            &wide(24, 50_000, ""),
+            Want::Ok("cost 25 per point"),
+        ),
+        sched_with(
+            "a lowering over 50,000 loops of extent 1",
+            &wide(21, 50_000, ""),
+            &["--lowering", "roots"],
+            Want::Ok("weakly correct: yes, strongly correct: yes"),
+        ),
+        sched(
+            "unswitch over 50,000 loops of extent 1",
+            &wide(21, 50_000, "unswitch A3\n"),
+            Want::Ok("sound (enumeration)"),
+        ),
+        sched_with(
+            "code for 50,000 nested loops",
+            &wide(0, 50_000, ""),
+            &["--emit", "python"],
+            Want::Error("too_large", 1),
+        ),
+        sched_with(
+            "equivalence over 50,000 loops of extent 1 (stored every point's roots)",
+            &wide(21, 50_000, ""),
+            &[
+                "--equiv",
+                &tmp("wide-equiv.tsch", wide(21, 50_000, "").as_bytes()),
+            ],
+            Want::Ok("equivalence by enumeration: equivalent"),
+        ),
+        sched_with(
+            "equivalence of a term that doubles 30 times",
+            &double,
+            &["--equiv", &tmp("double.tsch", double.as_bytes())],
+            Want::Ok("equivalence by enumeration: equivalent"),
         ),
         // Reports.
         case(

@@ -5,7 +5,9 @@
 //! closure per candidate, chooses exactly what the per-candidate closure chooses.
 
 use proptest::prelude::*;
-use tessera::domain::predicate::{derive_by_theorems_assuming, rules_assuming, Rule};
+use tessera::domain::predicate::{
+    derive_by_theorems_assuming, derive_by_theorems_budgeted, greedy_budget, rules_assuming, Rule,
+};
 use tessera::domain::report::analyze;
 use tessera::domain::{parse, steps, Extent, Id, Schedule, SplitKind};
 
@@ -57,6 +59,90 @@ fn family(name: &str, n: usize) -> String {
                 t.push_str(&format!("R{k} = iter S{k}\n"));
             }
         }
+        // Strided allocation of symbolic extents: the size `1 + Σ (E_k − 1)·d_k` has n terms.
+        "strided alloc" => {
+            let mut alloc = String::from("alloc");
+            let mut strides = String::from(" strides");
+            for k in 0..n {
+                t.push_str(&format!("R{k} = iter S{k}\n"));
+                alloc.push_str(&format!(" R{k}"));
+                strides.push_str(&format!(" {}", k % 3 + 1));
+            }
+            t.push_str(&alloc);
+            t.push_str(&strides);
+            t.push('\n');
+        }
+        // Adversarial shapes for the greedy derivation (`Greedy` in `predicate.rs`).
+        // A balanced tree of merges over n roots (one of extent 3, the others 1), then an
+        // indivisible split.
+        "deep merge tree" => {
+            let mut level: Vec<String> = (0..n).map(|k| format!("R{k}")).collect();
+            for (k, r) in level.iter().enumerate() {
+                t.push_str(&format!("{r} = iter {}\n", if k == 0 { 3 } else { 1 }));
+            }
+            let mut m = 0;
+            while level.len() > 1 {
+                let mut next = Vec::new();
+                for pair in level.chunks(2) {
+                    if pair.len() == 2 {
+                        t.push_str(&format!("M{m} = merge {}, {}\n", pair[0], pair[1]));
+                        next.push(format!("M{m}"));
+                        m += 1;
+                    } else {
+                        next.push(pair[0].clone());
+                    }
+                }
+                level = next;
+            }
+            t.push_str(&format!("O, I = split {} by 2\n", level[0]));
+        }
+        // A balanced tree of indivisible splits: n leaves, all in the loop domain.
+        "wide fan-out" => {
+            t.push_str("X0 = iter 1000000007\n");
+            let mut queue = std::collections::VecDeque::from([String::from("X0")]);
+            let mut k = 0;
+            while k < n {
+                let x = queue.pop_front().unwrap();
+                t.push_str(&format!("P{k}, Q{k} = split {x} by 3\n"));
+                queue.push_back(format!("P{k}"));
+                queue.push_back(format!("Q{k}"));
+                k += 1;
+            }
+        }
+        // One root split n ways; one split is the loop domain, the others are computed forward
+        // (every IterDomain is used by many transforms' rules: fan-in on the root).
+        "fan-out by reuse" => {
+            t.push_str("X = iter N\nassume N % 720720 == 0\n");
+            for k in 0..n {
+                t.push_str(&format!(
+                    "A{k}, B{k} = split X by {}\n",
+                    [2, 3, 4, 5, 6, 7][k % 6]
+                ));
+            }
+            t.push_str("loop A0 B0\n");
+        }
+        // Split then merge the two outputs back, indivisibly, n times.
+        "alternating split/merge" => {
+            t.push_str("X0 = iter 1000003\n");
+            for k in 0..n / 2 {
+                t.push_str(&format!(
+                    "A{k}, B{k} = split X{k} by 3\nX{} = merge A{k}, B{k}\n",
+                    k + 1
+                ));
+            }
+        }
+        // Merge with the previous split's inner output, then split again, n times: a long
+        // zigzag under one indivisible split.
+        "merge/split zigzag" => {
+            t.push_str("X0 = iter 1000003\nX1, B0 = split X0 by 3\n");
+            for k in 1..n / 2 {
+                t.push_str(&format!(
+                    "M{k} = merge X{k}, B{}\nX{}, B{k} = split M{k} by 3\n",
+                    k - 1,
+                    k + 1
+                ));
+            }
+        }
         "assume" => {
             for k in 0..n {
                 t.push_str(&format!("R{k} = iter S{k}\nassume S{k} == 1\n"));
@@ -65,6 +151,45 @@ fn family(name: &str, n: usize) -> String {
         _ => unreachable!(),
     }
     t
+}
+
+/// The greedy derivation alone, on the adversarial shapes: its steps stay within a small
+/// multiple of the IterDomains and rules, far below `greedy_budget` (so the budget never cut an
+/// answer short there), and grow linearly from 1k to 100k statements.
+#[test]
+fn greedy_steps_on_adversarial_shapes() {
+    for name in [
+        "split",
+        "merge",
+        "resize",
+        "swizzle",
+        "deep merge tree",
+        "wide fan-out",
+        "fan-out by reuse",
+        "alternating split/merge",
+        "merge/split zigzag",
+    ] {
+        let mut counts = Vec::new();
+        for n in [1_000usize, 10_000, 100_000] {
+            let s = parse(&family(name, n)).unwrap();
+            let rules = rules_assuming(&s, &[]).unwrap();
+            let size: usize = rules.iter().map(|r| r.premises.len() + 1).sum();
+            steps::reset();
+            derive_by_theorems_assuming(&s, &[]).unwrap();
+            let c = steps::count();
+            let unit = (s.ids.len() + size) as u64;
+            assert!(c <= 12 * unit, "{name} {n}: {c} steps for {unit}");
+            let b = greedy_budget(s.ids.len(), size);
+            // An exhausted budget would have cost at least `b` steps by itself.
+            assert!(c < b, "{name} {n}: {c} steps, budget {b}");
+            counts.push(c);
+        }
+        for w in 0..2 {
+            let ratio = counts[w + 1] as f64 / counts[w] as f64;
+            assert!(ratio <= 10.5, "{name}: {counts:?}");
+        }
+        eprintln!("greedy {name}: steps {counts:?}");
+    }
 }
 
 /// Steps of the whole path for one text, checking the result is sane.
@@ -87,7 +212,13 @@ fn analysis_steps_grow_as_n_log_n() {
         "resize",
         "swizzle",
         "symbolic roots",
+        "strided alloc",
         "assume",
+        "deep merge tree",
+        "wide fan-out",
+        "fan-out by reuse",
+        "alternating split/merge",
+        "merge/split zigzag",
     ] {
         let sizes = [1_000usize, 10_000, 100_000];
         let counts: Vec<u64> = sizes.iter().map(|&n| measure(&family(name, n))).collect();
@@ -245,6 +376,208 @@ proptest! {
             assumed.iter().map(|&a| splits[a as usize % splits.len()]).collect()
         };
         let fast = derive_by_theorems_assuming(&s, &divisible).ok().map(|d| d.chosen);
-        prop_assert_eq!(fast, reference_chosen(&s, &divisible), "{}", s);
+        prop_assert_eq!(&fast, &reference_chosen(&s, &divisible), "{}", s);
+        // Past a small budget the answer may keep more, but stays a proof of every condition.
+        for budget in [0u64, 3, 20] {
+            let Ok(d) = derive_by_theorems_budgeted(&s, &divisible, Some(budget)) else { continue };
+            let rules = rules_assuming(&s, &divisible).unwrap();
+            let mut proved = vec![false; s.ids.len()];
+            for &c in &d.chosen {
+                proved[c] = true;
+            }
+            loop {
+                let mut changed = false;
+                for r in &rules {
+                    if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
+                        proved[r.conclusion] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            prop_assert!(proved.iter().all(|&p| p), "budget {}: {:?} proves too little\n{}", budget, d.chosen, s);
+        }
     }
+}
+
+/// A sum of many symbolic terms: [`Extent::sum`] builds it in steps linear in the terms (a chain
+/// of [`Extent::plus`], as the allocation size was first built, copies its accumulator at every
+/// step: quadratic), and its printing, which every report does, is as long as the terms.
+#[test]
+fn sums_are_built_in_linear_steps() {
+    let terms = |n: usize| -> Vec<Extent> {
+        (0..n)
+            .map(|k| {
+                Extent::Sym(format!("S{k}"))
+                    .add(-1)
+                    .unwrap()
+                    .mul(&Extent::Const(2))
+                    .unwrap()
+            })
+            .collect()
+    };
+    let (mut sum_steps, mut chain_steps) = (Vec::new(), Vec::new());
+    for n in [1_000usize, 4_000] {
+        let t = terms(n);
+        steps::reset();
+        let s = Extent::sum(&t).unwrap();
+        sum_steps.push(steps::count());
+        assert_eq!(
+            s.nodes(),
+            t.iter().map(Extent::nodes).sum::<usize>() + n - 1
+        );
+        let text = s.to_string();
+        assert!(
+            text.starts_with("((S0 - 1) * 2 + (S1 - 1) * 2 + "),
+            "{}",
+            &text[..80]
+        );
+        steps::reset();
+        let mut c = Extent::Const(0);
+        for x in &t {
+            c = c.plus(x).unwrap();
+        }
+        chain_steps.push(steps::count());
+        // Same value, same printing.
+        assert_eq!(c.to_string(), s.to_string());
+    }
+    let (rs, rc) = (
+        sum_steps[1] as f64 / sum_steps[0] as f64,
+        chain_steps[1] as f64 / chain_steps[0] as f64,
+    );
+    assert!(rs <= 4.1, "sum: {sum_steps:?} steps for 1k, 4k terms");
+    assert!(
+        rc >= 12.0,
+        "plus chain: {chain_steps:?} (expected quadratic)"
+    );
+    // Constants are gathered: `(N - 1) + 1 + (M - 1)` is `((N + M) - 1)`.
+    let nm = [
+        Extent::Sym("N".into()).add(-1).unwrap(),
+        Extent::Const(1),
+        Extent::Sym("M".into()).add(-1).unwrap(),
+    ];
+    assert_eq!(Extent::sum(&nm).unwrap().to_string(), "((N + M) - 1)");
+    assert_eq!(Extent::sum(&[]).unwrap(), Extent::Const(0));
+}
+
+/// The enumeration pass of `derive` (the minimality check) is charged for everything it does:
+/// the steps it counts stay within `minimality_work`, which is what `derive` compares with
+/// `MINIMALITY_WORK` before running it, on the slowest schedules we could build (independent
+/// indivisible splits, whose points grow as 4^k while every condition is kept), 50,000 loop
+/// IterDomains of extent 1 (free now: never enumerated), the examples, and the slow units the
+/// fuzzing campaign kept.
+#[test]
+fn the_minimality_budget_counts_all_its_work() {
+    use tessera::domain::eval::Space;
+    use tessera::domain::predicate::{
+        derive, derive_by_theorems, minimality_work, MINIMALITY_WORK,
+    };
+    let holes = |k: usize| {
+        let mut t = String::new();
+        for i in 0..k {
+            t.push_str(&format!("R{i} = iter 3\nA{i}, B{i} = split R{i} by 2\n"));
+        }
+        t
+    };
+    // Pad then slice back: every root is always in bound, which the theorems cannot see (a pad's
+    // output does not bound its input) and enumeration can: every check enumerates every point.
+    let pad_slice = |k: usize| {
+        let mut t = String::new();
+        for i in 0..k {
+            t.push_str(&format!(
+                "R{i} = iter 2\nP{i} = resize R{i} by 1, 0\nQ{i} = resize P{i} by -1, 0\n"
+            ));
+        }
+        t
+    };
+    let mut wide = String::new();
+    for i in 0..10 {
+        wide.push_str(&format!("A{i} = iter 2\nX{i}, Y{i} = split A{i} by 3\n"));
+    }
+    for i in 0..50_000 {
+        wide.push_str(&format!("R{i} = iter 1\n"));
+    }
+    let mut texts: Vec<(String, String)> = vec![
+        ("8 independent holes".into(), holes(8)),
+        ("9 independent holes".into(), holes(9)),
+        ("10 independent holes (over budget)".into(), holes(10)),
+        ("10 holes and 50,000 extent-1 loops".into(), wide),
+        ("17 pads sliced back".into(), pad_slice(17)),
+        ("18 pads sliced back (over budget)".into(), pad_slice(18)),
+    ];
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    for dir in ["examples/schedules", "fuzz/regressions/slow"] {
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            if dir.ends_with("slow") || name.ends_with(".tsch") {
+                texts.push((name, std::fs::read_to_string(&f).unwrap()));
+            }
+        }
+    }
+    let (mut checked, mut largest) = (0, (0u64, String::new()));
+    for (name, text) in &texts {
+        let Ok(s) = parse(text) else { continue };
+        steps::reset();
+        let Ok(theorems) = derive_by_theorems(&s) else {
+            continue;
+        };
+        let t1 = steps::count();
+        steps::reset();
+        let space = Space::new(&s);
+        let t2 = steps::count();
+        steps::reset();
+        let d = derive(&s).unwrap();
+        let pass = steps::count() - t1 - t2;
+        match space {
+            Ok(sp) => {
+                let bound = minimality_work(&sp, theorems.chosen.len());
+                assert_eq!(d.minimal_checked, bound <= MINIMALITY_WORK, "{name}");
+                if d.minimal_checked {
+                    assert!(pass <= bound, "{name}: {pass} steps > bound {bound}");
+                    checked += 1;
+                    if pass > largest.0 {
+                        largest = (pass, name.clone());
+                    }
+                } else {
+                    assert_eq!(pass, 0, "{name}");
+                }
+                eprintln!(
+                    "{name}: {} points, cost {} per point, {} conditions: pass {pass} <= bound {bound} (budget {MINIMALITY_WORK})",
+                    sp.points,
+                    sp.point_cost(),
+                    theorems.chosen.len()
+                );
+            }
+            Err(_) => assert!(!d.minimal_checked && pass == 0, "{name}"),
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    // The largest pass enumerates every point for every condition: it comes within 20% of its
+    // bound, itself within the budget (the bound is tight, the count real).
+    assert_eq!(largest.1, "17 pads sliced back");
+    let s = parse(&pad_slice(17)).unwrap();
+    let bound = minimality_work(&Space::new(&s).unwrap(), 17);
+    assert!(largest.0 * 5 >= bound * 4, "{} of {bound}", largest.0);
+    assert!(bound <= MINIMALITY_WORK && bound * 2 > MINIMALITY_WORK / 2);
+}
+
+/// `minimality_work` for Figure 2, as its doc says: 2 conditions × (32 points × (cost 11 + 2) + 2).
+#[test]
+fn figure_2_minimality_work() {
+    use tessera::domain::eval::Space;
+    use tessera::domain::predicate::minimality_work;
+    let s = parse(
+        "I0 = iter 15\nI1, I2 = split I0 by 6\nI3, I4 = split I1 by 2\nI5, I6 = split I2 by 4\n",
+    )
+    .unwrap();
+    let sp = Space::new(&s).unwrap();
+    assert_eq!((sp.points, sp.point_cost()), (32, 11));
+    assert_eq!(minimality_work(&sp, 2), 836);
 }

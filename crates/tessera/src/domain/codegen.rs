@@ -6,7 +6,7 @@
 //! which equals Euclidean division for the positive divisors used here; the C++ uses explicit
 //! Euclidean helpers, since C++ `/` truncates (the seed's warning).
 
-use super::error::Result;
+use super::error::{Error, Result};
 use super::eval::{plan, Direction};
 use super::ir::{Id, Schedule, Transform};
 use super::symbolic::Extent;
@@ -160,9 +160,18 @@ pub fn free_symbols(s: &Schedule) -> Vec<String> {
     syms
 }
 
+/// The largest loop nest [`emit`] writes, counted as the bytes of its indentation (every line
+/// inside `d` loops is indented `d` times, so the text grows as loops × lines: 50,000 loops of
+/// extent 1 wrote 4.9 GB). 16 MiB: real nests have a handful of loops.
+///
+/// Pre/Post: past it [`emit`] returns [`Error::CodeTooLarge`] (code `too_large`) before writing.
+/// Example: 100 loops and 200 index lines indent about 120 KB in Python.
+pub const MAX_CODE_BYTES: u64 = 1 << 24;
+
 /// Emits the loop nest of `s` guarded by "every IterDomain of `predicate` is in bound".
 ///
-/// Pre: the loop domain determines every index. Post: running the program (Python: `python3`;
+/// Pre: the loop domain determines every index; the indentation fits [`MAX_CODE_BYTES`] (else
+/// [`Error::CodeTooLarge`]). Post: running the program (Python: `python3`;
 /// C++: `g++ -x c++` then run, or `nvcc`) prints the root indices of every passing loop point in
 /// loop order; unbound symbols are read from the command line in order of first occurrence.
 /// Example: Figure 2 with predicate `{I0, I2}` prints `0` to `14`, one per line.
@@ -229,6 +238,23 @@ pub fn emit(s: &Schedule, predicate: &[Id], lang: Lang) -> Result<String> {
                 }
             }
         }
+    }
+    let width: u64 = match lang {
+        Lang::Python => 4,
+        Lang::Cuda => 2,
+    };
+    let lines = loop_ids.len() + body.len() + 6;
+    let indent = (lines as u64)
+        .saturating_mul(loop_ids.len() as u64 + 2)
+        .saturating_mul(width);
+    super::steps::tick(lines);
+    if indent > MAX_CODE_BYTES {
+        return Err(Error::CodeTooLarge {
+            loops: loop_ids.len(),
+            lines,
+            bytes: indent,
+            limit: MAX_CODE_BYTES,
+        });
     }
     let conds: Vec<String> = predicate
         .iter()

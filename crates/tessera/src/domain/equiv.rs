@@ -154,19 +154,84 @@ fn roots_at(space: &Space, idx: &[i64]) -> Vec<i64> {
     space.schedule.roots().iter().map(|&r| idx[r]).collect()
 }
 
-fn valid_sequence(space: &Space) -> Result<Vec<Vec<i64>>> {
-    let mut out = Vec::new();
-    space.for_each(|idx| {
-        if space.valid(idx) {
-            out.push(roots_at(space, idx));
-        }
-        Ok(true)
-    })?;
-    Ok(out)
+/// The loop points of a space one at a time, in [`Space::for_each`]'s order (two walks can
+/// then run in lockstep without storing either).
+struct Walk<'s, 'a> {
+    space: &'s Space<'a>,
+    idx: Vec<i64>,
+    vary: Vec<Id>,
+    left: u64,
+    started: bool,
 }
 
+impl<'s, 'a> Walk<'s, 'a> {
+    fn new(space: &'s Space<'a>) -> Walk<'s, 'a> {
+        Walk {
+            space,
+            idx: vec![0; space.schedule.ids.len()],
+            vary: space.varying.iter().map(|&k| space.loop_ids[k]).collect(),
+            left: space.points,
+            started: false,
+        }
+    }
+
+    /// The next point (all indices computed), or `None` after the last.
+    fn next(&mut self) -> Result<Option<&[i64]>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        if std::mem::replace(&mut self.started, true) {
+            for &l in self.vary.iter().rev() {
+                self.idx[l] += 1;
+                if self.idx[l] < self.space.extents[l] {
+                    break;
+                }
+                self.idx[l] = 0;
+            }
+        }
+        self.left -= 1;
+        self.space.propagate(&mut self.idx)?;
+        Ok(Some(&self.idx))
+    }
+
+    /// The next valid point, or `None`.
+    fn next_valid(&mut self) -> Result<Option<&[i64]>> {
+        while self.left > 0 {
+            self.next()?;
+            if self.space.valid(&self.idx) {
+                return Ok(Some(&self.idx));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Decides both verdicts by walking the two spaces in lockstep: time O(points × cost per
+/// point), memory O(IterDomains) (storing every point's roots, as first written, took
+/// points × roots words: 2^21 points × 50,000 roots ran out of memory).
 fn enumerate(a: &Space, b: &Space) -> Result<EnumVerdict> {
-    let same_valid_order = valid_sequence(a)? == valid_sequence(b)?;
+    // Roots compared: those whose index can be other than 0 in either schedule (a loop root of
+    // extent 1 is 0 at every point). `same_roots` put the roots in the same order.
+    let (ra, rb) = (a.schedule.roots(), b.schedule.roots());
+    let mut loop_a = vec![false; a.extents.len()];
+    let mut loop_b = vec![false; b.extents.len()];
+    a.loop_ids.iter().for_each(|&l| loop_a[l] = true);
+    b.loop_ids.iter().for_each(|&l| loop_b[l] = true);
+    let rel: Vec<(Id, Id)> = ra
+        .iter()
+        .zip(&rb)
+        .filter(|&(&x, &y)| !(a.extents[x] == 1 && loop_a[x] && b.extents[y] == 1 && loop_b[y]))
+        .map(|(&x, &y)| (x, y))
+        .collect();
+    let same = |ia: &[i64], ib: &[i64]| rel.iter().all(|&(x, y)| ia[x] == ib[y]);
+    let (mut wa, mut wb) = (Walk::new(a), Walk::new(b));
+    let same_valid_order = loop {
+        match (wa.next_valid()?, wb.next_valid()?) {
+            (None, None) => break true,
+            (Some(ia), Some(ib)) if same(ia, ib) => continue,
+            _ => break false,
+        }
+    };
     let ea: Vec<i64> = a.loop_ids.iter().map(|&l| a.extents[l]).collect();
     let eb: Vec<i64> = b.loop_ids.iter().map(|&l| b.extents[l]).collect();
     if ea != eb {
@@ -176,28 +241,19 @@ fn enumerate(a: &Space, b: &Space) -> Result<EnumVerdict> {
             counterexample: Some(format!("loop extents differ: {ea:?} vs {eb:?}")),
         });
     }
-    let mut pa = Vec::new();
-    a.for_each(|idx| {
-        pa.push((
-            a.loop_ids.iter().map(|&l| idx[l]).collect::<Vec<_>>(),
-            roots_at(a, idx),
-        ));
-        Ok(true)
-    })?;
-    let mut k = 0;
+    let (mut wa, mut wb) = (Walk::new(a), Walk::new(b));
     let mut cex = None;
-    b.for_each(|idx| {
-        let rb = roots_at(b, idx);
-        if pa[k].1 != rb {
+    while let (Some(ia), Some(ib)) = (wa.next()?, wb.next()?) {
+        if !same(ia, ib) {
+            let point: Vec<i64> = a.loop_ids.iter().map(|&l| ia[l]).collect();
             cex = Some(format!(
-                "at loop point {:?}: roots {:?} vs {:?}",
-                pa[k].0, pa[k].1, rb
+                "at loop point {point:?}: roots {:?} vs {:?}",
+                roots_at(a, ia),
+                roots_at(b, ib)
             ));
-            return Ok(false);
+            break;
         }
-        k += 1;
-        Ok(true)
-    })?;
+    }
     Ok(EnumVerdict {
         equivalent: cex.is_none(),
         same_valid_order,
@@ -248,6 +304,14 @@ impl Term {
     }
 }
 
+/// Theorem 5's normal forms are computed only for IterDomains whose term over the roots has at
+/// most this many nodes (real schedules have tens); past it `by_rule` is `None` and the
+/// enumeration decides. Keeps the rewriting, which recurses along terms, shallow and small.
+///
+/// Pre/Post: a bound, not a correctness condition. Example: 30 rounds of "split by 1, merge the
+/// two outputs back" build a term of 2^31 nodes: not tried.
+pub const MAX_TERM_NODES: u64 = 1 << 10;
+
 /// Terms of every IterDomain, or `None` when some index is computed forward (then the loop
 /// domain is not a function of root terms in this simple sense).
 fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
@@ -263,6 +327,22 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
         }
     }
     if uses.iter().any(|&u| u > 1) {
+        return Ok(None);
+    }
+    // A term is a tree: a split's two outputs share its input, so merging them back doubles it
+    // (k such rounds: 2^k nodes). Past `MAX_TERM_NODES` the rule is not tried.
+    let mut size = vec![1u64; s.ids.len()];
+    for tr in &s.transforms {
+        let n = tr
+            .inputs()
+            .iter()
+            .fold(1u64, |a, &i| a.saturating_add(size[i]));
+        for o in tr.outputs() {
+            size[o] = n;
+        }
+    }
+    super::steps::tick(s.ids.len());
+    if size.iter().any(|&n| n > MAX_TERM_NODES) {
         return Ok(None);
     }
     let mut t: Vec<Option<Term>> = vec![None; s.ids.len()];

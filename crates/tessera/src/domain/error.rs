@@ -115,12 +115,12 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
-    /// Enumeration would compute too many indices.
-    #[error("obligation `points * (steps + 1) <= {limit}` failed: {points} points, {steps} steps")]
+    /// Enumeration would do too much work.
+    #[error("obligation `points * cost per point <= {limit}` failed: {points} points, cost {steps} per point (steps, bound checks and loop counters)")]
     TooMuchWork {
         /// Points of the loop domain.
         points: u64,
-        /// Propagation steps per point.
+        /// Work per point ([`super::eval::Space::point_cost`]).
         steps: usize,
         /// The limit.
         limit: u64,
@@ -145,6 +145,21 @@ pub enum Error {
         nodes: usize,
         /// The limit.
         limit: usize,
+    },
+    /// Emitted code would be too large (its nested loops indent every line).
+    #[error(
+        "obligation `emitted code <= {limit} bytes` failed: {loops} nested loops over {lines} \
+         lines indent {bytes} bytes"
+    )]
+    CodeTooLarge {
+        /// Loops of the loop domain (the nesting depth).
+        loops: usize,
+        /// Lines of the loop nest.
+        lines: usize,
+        /// Bytes of indentation alone.
+        bytes: u64,
+        /// The limit ([`super::codegen::MAX_CODE_BYTES`]).
+        limit: u64,
     },
     /// The loop domain does not determine some IterDomain's index.
     #[error("the loop domain does not determine the index of {0}")]
@@ -188,7 +203,9 @@ impl Error {
             Error::Overflow { .. } => "overflow",
             Error::TooManyPoints { .. } => "too_many_points",
             Error::TooMuchWork { .. } => "too_much_work",
-            Error::TooLarge { .. } | Error::ExtentTooLarge { .. } => "too_large",
+            Error::TooLarge { .. } | Error::ExtentTooLarge { .. } | Error::CodeTooLarge { .. } => {
+                "too_large"
+            }
             Error::Undetermined(_) => "undetermined",
             Error::BadLoop(_) => "bad_loop",
             Error::BadAlloc(_) => "bad_alloc",

@@ -10,10 +10,13 @@ use super::ir::{Id, Schedule, Transform};
 /// `4096 × 4097` loop domain is refused.
 pub const MAX_POINTS: u64 = 1 << 24;
 
-/// Enumeration also refuses more than this many index computations (points × (steps + 1)).
+/// Enumeration also refuses more than this much work: points × [`Space::point_cost`], which counts
+/// every index a point computes or checks (steps, bound checks of the computed IterDomains, loop
+/// counters).
 ///
 /// Pre/Post: [`Space::new`] returns [`Error::TooMuchWork`] beyond it. Example: 2^24 points
-/// with three propagation steps are allowed (2^26).
+/// of a plain 4096 × 4096 loop nest (cost 3 per point) are allowed, 2^24 points with eight
+/// resizes are not.
 pub const MAX_WORK: u64 = 1 << 26;
 
 /// Direction in which a transform's indices are computed.
@@ -137,6 +140,13 @@ pub struct Space<'a> {
     pub loop_ids: Vec<Id>,
     /// Number of loop points.
     pub points: u64,
+    /// Positions in `loop_ids` of the loop IDs of extent > 1 (at most 24 of them: the others
+    /// stay 0 at every point, so enumeration never touches them).
+    pub varying: Vec<usize>,
+    /// The IterDomains whose bound is not guaranteed: all but the loop IDs.
+    pub checked: Vec<Id>,
+    /// The roots that position a root item (loop roots of extent 1 add nothing).
+    pub item_roots: Vec<Id>,
 }
 
 impl<'a> Space<'a> {
@@ -160,21 +170,38 @@ impl<'a> Space<'a> {
                 limit: MAX_POINTS,
             });
         }
-        let work = points.saturating_mul(steps.len() as u64 + 1);
-        if work > MAX_WORK {
-            return Err(Error::TooMuchWork {
-                points,
-                steps: steps.len(),
-                limit: MAX_WORK,
-            });
+        let mut is_loop = vec![false; extents.len()];
+        for &l in &loop_ids {
+            is_loop[l] = true;
         }
-        Ok(Space {
+        super::steps::tick(extents.len());
+        let varying: Vec<usize> = (0..loop_ids.len())
+            .filter(|&k| extents[loop_ids[k]] > 1)
+            .collect();
+        let checked: Vec<Id> = (0..extents.len()).filter(|&i| !is_loop[i]).collect();
+        let item_roots: Vec<Id> = schedule
+            .roots()
+            .into_iter()
+            .filter(|&r| !is_loop[r] || extents[r] > 1)
+            .collect();
+        let space = Space {
             schedule,
             extents,
             steps,
             loop_ids,
             points,
-        })
+            varying,
+            checked,
+            item_roots,
+        };
+        if space.work() > MAX_WORK {
+            return Err(Error::TooMuchWork {
+                points,
+                steps: space.point_cost() as usize,
+                limit: MAX_WORK,
+            });
+        }
+        Ok(space)
     }
 
     /// Computes every IterDomain's index at one loop point (indices of the loop IDs in `idx` must
@@ -241,11 +268,21 @@ impl<'a> Space<'a> {
         Ok(())
     }
 
-    /// Work of one enumeration: points × (steps + 1).
+    /// Work per loop point of an enumeration that checks validity: `1 + steps + checked +
+    /// varying` (the propagation steps, the bound checks of [`Space::valid`] and the loop
+    /// counters of [`Space::for_each`]). Every computed IterDomain is computed by a step (at most
+    /// two per step) and at most 24 loop IDs vary, so this is at most `3·steps + 25`.
     ///
-    /// Pre: none. Post: at most [`MAX_WORK`]. Example: Figure 2: `32 × 4 = 128`.
+    /// Pre: none. Post: `>= 1`. Example: Figure 2: `1 + 3 + 3 + 4 = 11`.
+    pub fn point_cost(&self) -> u64 {
+        (1 + self.steps.len() + self.checked.len() + self.varying.len()) as u64
+    }
+
+    /// Work of one enumeration that checks validity: points × [`Space::point_cost`].
+    ///
+    /// Pre: none. Post: at most [`MAX_WORK`]. Example: Figure 2: `32 × 11 = 352`.
     pub fn work(&self) -> u64 {
-        self.points.saturating_mul(self.steps.len() as u64 + 1)
+        self.points.saturating_mul(self.point_cost())
     }
 
     /// Whether IterDomain `id`'s index is in bound: `0 <= i < extent`.
@@ -264,23 +301,21 @@ impl<'a> Space<'a> {
     /// the 7th point, `(0, 0, 1, 2)` (`i2 = 6`).
     pub fn for_each(&self, mut f: impl FnMut(&[i64]) -> Result<bool>) -> Result<()> {
         let n = self.schedule.ids.len();
+        // Loop IDs of extent 1 stay 0; only the varying ones are counted.
         let mut idx = vec![0i64; n];
-        let mut counter = vec![0i64; self.loop_ids.len()];
+        let vary: Vec<Id> = self.varying.iter().map(|&k| self.loop_ids[k]).collect();
         for _ in 0..self.points {
-            for (k, &l) in self.loop_ids.iter().enumerate() {
-                idx[l] = counter[k];
-            }
             self.propagate(&mut idx)?;
             if !f(&idx)? {
                 return Ok(());
             }
             // Increment the mixed-radix counter, innermost (last) first.
-            for k in (0..counter.len()).rev() {
-                counter[k] += 1;
-                if counter[k] < self.extents[self.loop_ids[k]] {
+            for &l in vary.iter().rev() {
+                idx[l] += 1;
+                if idx[l] < self.extents[l] {
                     break;
                 }
-                counter[k] = 0;
+                idx[l] = 0;
             }
         }
         Ok(())
@@ -288,10 +323,15 @@ impl<'a> Space<'a> {
 
     /// Whether every IterDomain is in bound at this point (the point is not a hole).
     ///
-    /// Pre: `idx` from [`Space::propagate`]. Post: no side effects. Example: Figure 2 has 15 valid
-    /// points.
+    /// Pre: `idx` from [`Space::for_each`] (loop indices in bound; only the other IterDomains
+    /// and the varying loop IDs are checked, `point_cost` of them at most). Post: no side
+    /// effects. Example: Figure 2 has 15 valid points.
     pub fn valid(&self, idx: &[i64]) -> bool {
-        (0..idx.len()).all(|i| self.in_bound(idx, i))
+        self.checked.iter().all(|&i| self.in_bound(idx, i))
+            && self
+                .varying
+                .iter()
+                .all(|&k| self.in_bound(idx, self.loop_ids[k]))
     }
 
     /// Whether every IterDomain of `set` is in bound (the predicate built from `set`).
@@ -310,7 +350,7 @@ impl<'a> Space<'a> {
     /// position `1 * 5 + 0 = 5`.
     pub fn root_item(&self, idx: &[i64]) -> Option<u64> {
         let mut pos: u64 = 0;
-        for r in self.schedule.roots() {
+        for &r in &self.item_roots {
             if !self.in_bound(idx, r) {
                 return None;
             }
@@ -326,8 +366,7 @@ impl<'a> Space<'a> {
     ///
     /// Pre: none. Post: saturates at `u64::MAX`. Example: Listings 1–2 have `2 * 5 = 10` items.
     pub fn root_items(&self) -> u64 {
-        self.schedule
-            .roots()
+        self.item_roots
             .iter()
             .fold(1u64, |a, &r| a.saturating_mul(self.extents[r] as u64))
     }
@@ -358,10 +397,11 @@ pub fn count(space: &Space) -> Result<Counts> {
         holes: 0,
         out_of_bound: vec![0; n],
     };
+    // Loop indices are in bound by construction: only the other IterDomains are checked.
     space.for_each(|idx| {
         c.iterations += 1;
         let mut ok = true;
-        for i in 0..n {
+        for &i in &space.checked {
             if !space.in_bound(idx, i) {
                 c.out_of_bound[i] += 1;
                 ok = false;
@@ -393,6 +433,25 @@ pub struct PredicateCheck {
     pub equivalent: bool,
 }
 
+/// Whether the predicate "every IterDomain of `set` is in bound" holds exactly at the valid
+/// points, stopping at the first point where it does not (what [`check_predicate`] decides as
+/// `equivalent`, without counting duplicates).
+///
+/// Pre: `set` names existing IterDomains. Post: the work done, at most `points ×
+/// (point_cost + |set|)` units, is added to [`super::steps`]. Example: Figure 2 with `{I0, I2}`
+/// is equivalent, with `{I0}` it is not (the 7th point is a hole that passes).
+pub fn equivalent(space: &Space, set: &[Id]) -> Result<bool> {
+    let mut visited: u64 = 0;
+    let mut equivalent = true;
+    space.for_each(|idx| {
+        visited += 1;
+        equivalent = space.passes(idx, set) == space.valid(idx);
+        Ok(equivalent)
+    })?;
+    super::steps::tick(visited.saturating_mul(space.point_cost() + set.len() as u64) as usize);
+    Ok(equivalent)
+}
+
 /// Checks the predicate "every IterDomain of `set` is in bound" by enumeration.
 ///
 /// Post: `equivalent` iff the predicate holds exactly at the valid points.
@@ -400,6 +459,13 @@ pub struct PredicateCheck {
 ///
 /// Pre: `set` names existing IterDomains.
 pub fn check_predicate(space: &Space, set: &[Id]) -> Result<PredicateCheck> {
+    // Loop IDs are in bound at every point: only the others are checked.
+    let mut is_loop = vec![false; space.extents.len()];
+    for &l in &space.loop_ids {
+        is_loop[l] = true;
+    }
+    let set: Vec<Id> = set.iter().copied().filter(|&i| !is_loop[i]).collect();
+    let set = &set[..];
     let items = space.root_items();
     let track = items <= MAX_POINTS;
     let mut seen = vec![false; if track { items as usize } else { 0 }];

@@ -20,14 +20,16 @@
 //!   other side in bound.
 //!
 //! The rule set is proved sound over any transform DAG in `proofs/Predicates.v` (`rule_sound`,
-//! `derivation_sound`, `predicate_iff_no_hole`).
+//! `derivation_sound_acyclic`, `predicate_iff_no_hole_acyclic`), and the forward-chaining pass
+//! that drops conditions (`closure`) in `proofs/Closure.v` (`closure_acyclic`, `closure_sound`);
+//! the final enumeration pass is checked by enumeration only.
 //!
 //! Starting from all non-loop IDs, conditions implied by the others are dropped (each with its
 //! rule). When extents are concrete, a final enumeration pass drops what the rules cannot see, so
 //! the result is minimal: no proper subset of the chosen conditions is equivalent.
 
 use super::error::Result;
-use super::eval::{check_predicate, plan, Direction, Space};
+use super::eval::{equivalent, plan, Direction, Space};
 use super::ir::{Id, Schedule, Transform};
 use super::symbolic::Decision;
 
@@ -233,33 +235,59 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
     proved
 }
 
-/// Work budget of the enumeration pass of [`derive()`] (points × steps × chosen conditions);
-/// beyond it the predicate is the theorem-derived one and `minimal_checked` is `false`.
+/// Work budget of the enumeration pass of [`derive()`], in the units of [`minimality_work`]:
+/// every index computed, every bound checked and every candidate set built; beyond it the
+/// predicate is the theorem-derived one and `minimal_checked` is `false`.
 ///
-/// Pre/Post: a budget, not a correctness bound. Example: Figure 2 needs `2 × 32 × 4` units.
+/// Pre/Post: a budget, not a correctness bound: the pass does at most this much work
+/// (`tests/domain_scaling.rs` counts it on the slowest schedules we could build). Example:
+/// Figure 2 needs `2 × 32 × (11 + 2) + 2² = 836` units.
 pub const MINIMALITY_WORK: u64 = 1 << 28;
+
+/// Upper bound of the work of [`derive()`]'s enumeration pass over `space` for `chosen`
+/// theorem-derived conditions: one enumeration per condition (at most `points × (point_cost +
+/// chosen)` units: [`super::eval::equivalent`]) and one candidate set built per condition
+/// (`chosen` units).
+///
+/// Pre: none. Post: saturating; the pass's work counted by [`super::steps`] never exceeds it.
+/// Example: Figure 2 (32 points, cost 11 per point, 2 conditions) gives 836.
+pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
+    let c = chosen as u64;
+    let per_check = space
+        .points
+        .saturating_mul(space.point_cost().saturating_add(c))
+        .saturating_add(c);
+    c.saturating_mul(per_check)
+}
 
 /// Derives a minimal predicate equivalent to "no hole is visited".
 ///
 /// Pre: the loop domain determines every index. Post: the conjunction of `0 <= i < E` over
 /// `chosen` holds exactly at the loop points where every IterDomain is in bound (by the rules,
-/// which are sound for any extents satisfying the facts); when extents are concrete, no condition
-/// of `chosen` is implied by the others (checked by enumeration, so `chosen` is minimal).
+/// which are sound for any extents satisfying the facts); when extents are concrete and the
+/// enumeration pass fits [`MINIMALITY_WORK`], no condition of `chosen` is implied by the others
+/// (checked by enumeration, so `chosen` is minimal).
 /// Example: Figure 2 (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
 pub fn derive(s: &Schedule) -> Result<Derivation> {
     let mut d = derive_by_theorems(s)?;
-    let space = Space::new(s).ok().filter(|sp| {
-        // The minimality pass enumerates once per chosen condition: keep it within budget.
-        (d.chosen.len() as u64).saturating_mul(sp.work()) <= MINIMALITY_WORK
-    });
+    let space = Space::new(s)
+        .ok()
+        .filter(|sp| minimality_work(sp, d.chosen.len()) <= MINIMALITY_WORK);
     if let Some(space) = space {
-        for x in drop_order(s)? {
-            if !d.chosen.contains(&x) {
-                continue;
-            }
+        let mut in_chosen = vec![false; s.ids.len()];
+        for &c in &d.chosen {
+            in_chosen[c] = true;
+        }
+        // Only the chosen conditions are candidates, in drop order.
+        let order: Vec<Id> = drop_order(s)?
+            .into_iter()
+            .filter(|&x| in_chosen[x])
+            .collect();
+        for x in order {
             let rest: Vec<Id> = d.chosen.iter().copied().filter(|&i| i != x).collect();
-            if check_predicate(&space, &rest)?.equivalent {
+            super::steps::tick(d.chosen.len());
+            if equivalent(&space, &rest)? {
                 d.dropped.push(Justification {
                     id: x,
                     theorem: "enumeration".to_string(),
@@ -311,17 +339,36 @@ pub fn derive_by_theorems(s: &Schedule) -> Result<Derivation> {
 /// The candidates are tried in `drop_order`; each is dropped when the rules prove it from the
 /// conditions still assumed. The answer is exactly that of one closure per candidate (checked
 /// against it on random DAGs in `tests/domain_scaling.rs`), found without re-running the
-/// closure: see `Greedy`. Steps grow linearly on chains (1k → 100k statements, same test).
+/// closure: see `Greedy`. Steps grow linearly on chains (1k → 100k statements, same test), and
+/// the exploration never exceeds [`greedy_budget`] (O(n + rules)) on any DAG.
 ///
 /// Pre: as [`derive_by_theorems`]. Post: equivalent to "no hole" whenever those splits are
 /// divisible. Example: `N0 = iter N; I1, I2 = split N0 by 4` with split 0 assumed divisible gives
 /// the empty predicate.
 pub fn derive_by_theorems_assuming(s: &Schedule, divisible: &[usize]) -> Result<Derivation> {
+    derive_by_theorems_budgeted(s, divisible, None)
+}
+
+/// [`derive_by_theorems_assuming`] with the greedy exploration budget set to `budget` instead of
+/// [`greedy_budget`] (for tests of what happens past it).
+///
+/// Pre: as [`derive_by_theorems`]. Post: the chosen conditions imply every in-bound condition
+/// by the rules, whatever the budget; with enough budget the answer is
+/// [`derive_by_theorems_assuming`]'s. Example: budget 0 keeps every condition `base` does not
+/// settle.
+pub fn derive_by_theorems_budgeted(
+    s: &Schedule,
+    divisible: &[usize],
+    budget: Option<u64>,
+) -> Result<Derivation> {
     let rules = rules_assuming(s, divisible)?;
     let n = s.ids.len();
     let order = drop_order(s)?;
     let is_loop = loop_mask(s)?;
     let mut g = Greedy::new(n, &rules, &order);
+    if let Some(b) = budget {
+        g.budget = b;
+    }
     for (i, &x) in order.iter().enumerate() {
         if g.implied(i, x) {
             g.state[x] = State::Dropped;
@@ -408,6 +455,20 @@ impl Index {
 ///   question at a position below `dep[d]` (`usize::MAX`: it used only `base`);
 /// * everything else is known, so a question only explores the dropped conditions `x` depends on
 ///   whose remembered derivation expired, by forward chaining restricted to that region.
+///
+/// Cost. Building the indexes and `base` is linear in the rules (each rule's premise count
+/// reaches zero once). A question settled by `base` costs O(1). Any other question costs its
+/// region: the expired dropped conditions it reaches, each with its rules. A dropped condition's
+/// derivation is renewed whenever a region contains it, and expires only when the condition it
+/// waited for is tried, so on chains, trees, fan-out and zigzags each is explored O(1) times
+/// (`tests/domain_scaling.rs`: deep merge trees, wide split trees, one root split 100,000 ways,
+/// alternating split/merge, merge/split zigzags, 1k → 100k statements, steps ×10.5 per ×10).
+/// No such bound is proved for every DAG (a condition could be renewed against the next
+/// candidate each time), so the exploration is also budgeted: at most [`greedy_budget`] units
+/// (O(n + rules)) over the whole pass, every unit counted in [`super::steps`]. Past it, a
+/// question not settled by `base` keeps its condition: sound (the kept set still implies every
+/// in-bound condition by the rules, as keeping never shrinks the closure), possibly not minimal;
+/// the enumeration pass of [`derive()`] then removes what it can. No tested shape reaches it.
 struct Greedy<'a> {
     rules: &'a [Rule],
     /// Rules concluding each IterDomain.
@@ -431,6 +492,20 @@ struct Greedy<'a> {
     rule_missing: Vec<usize>,
     region: Vec<Id>,
     queue: Vec<Id>,
+    /// Exploration work left ([`greedy_budget`]); at 0 every question not settled by `base`
+    /// keeps its condition.
+    budget: u64,
+}
+
+/// The exploration budget of the greedy derivation for `n` IterDomains and rules with `size`
+/// premises and conclusions in all: `16·(n + size) + 2^16` units.
+///
+/// Pre: none. Post: at least 2^16. Example: 1,000 IterDomains and 3,000 rule entries give
+/// 129,536.
+pub fn greedy_budget(n: usize, size: usize) -> u64 {
+    16u64
+        .saturating_mul(n.saturating_add(size) as u64)
+        .saturating_add(1 << 16)
 }
 
 impl<'a> Greedy<'a> {
@@ -464,6 +539,7 @@ impl<'a> Greedy<'a> {
             rule_missing: vec![0; rules.len()],
             region: Vec::new(),
             queue: Vec::new(),
+            budget: greedy_budget(n, rules.iter().map(|r| r.premises.len() + 1).sum::<usize>()),
         };
         // The closure of the loop axioms (and the unconditional lemmas).
         let mut start = Vec::new();
@@ -522,6 +598,13 @@ impl<'a> Greedy<'a> {
             self.dep[x] = usize::MAX;
             return true;
         }
+        // Every unit of the exploration below is counted; past the budget the question is
+        // abandoned (nothing of it was recorded yet) and `x` is kept, which is sound.
+        let budget = self.budget;
+        if budget == 0 {
+            return false;
+        }
+        let mut work: u64 = 1;
         // The region: unknown IterDomains `x` may depend on, found backward through the rules.
         self.region.clear();
         self.region.push(x);
@@ -530,15 +613,20 @@ impl<'a> Greedy<'a> {
         while next < self.region.len() {
             let u = self.region[next];
             next += 1;
-            let ks = self.concl.get(u);
-            super::steps::tick(ks.len() + 1);
-            for &k in ks {
+            let (a, b) = (self.concl.rows[u], self.concl.rows[u + 1]);
+            work += 1;
+            for idx in a..b {
+                let k = self.concl.items[idx];
+                work += 1 + self.rules[k].premises.len() as u64;
                 for &p in &self.rules[k].premises {
                     if self.stamp[p] != i && self.known(i, p).is_none() {
                         self.stamp[p] = i;
                         self.region.push(p);
                     }
                 }
+            }
+            if work > budget {
+                return self.exhausted(work);
             }
         }
         // Forward chaining inside the region.
@@ -547,6 +635,7 @@ impl<'a> Greedy<'a> {
             let u = self.region[r];
             for idx in self.concl.rows[u]..self.concl.rows[u + 1] {
                 let k = self.concl.items[idx];
+                work += 1 + 2 * self.rules[k].premises.len() as u64;
                 let missing = self.rules[k]
                     .premises
                     .iter()
@@ -564,22 +653,37 @@ impl<'a> Greedy<'a> {
             let u = self.queue[head];
             head += 1;
             let (a, b) = (self.watch.rows[u], self.watch.rows[u + 1]);
-            super::steps::tick(b - a + 1);
+            work += 1;
             for idx in a..b {
                 let k = self.watch.items[idx];
+                work += 1;
                 if self.rule_stamp[k] == i {
+                    work += 2 * self.rules[k].premises.len() as u64;
                     self.rule_missing[k] -= 1;
                     if self.rule_missing[k] == 0 {
                         self.fire(i, k);
                     }
                 }
             }
+            if work > budget {
+                return self.exhausted(work);
+            }
         }
+        work += self.queue.len() as u64;
         for q in 0..self.queue.len() {
             let u = self.queue[q];
             self.dep[u] = self.new_dep[u];
         }
+        self.budget = budget.saturating_sub(work);
+        super::steps::tick(work as usize);
         self.proved[x] == i
+    }
+
+    /// Spends the rest of the budget on an abandoned question: its condition is kept.
+    fn exhausted(&mut self, work: u64) -> bool {
+        super::steps::tick(work as usize);
+        self.budget = 0;
+        false
     }
 
     /// Fires rule `k` inside question `i`'s region: proves its conclusion (if new) and computes

@@ -34,7 +34,26 @@ impl fmt::Display for Extent {
             Extent::Add(e, c) if *c < 0 => write!(f, "({e} - {})", c.unsigned_abs()),
             Extent::Add(e, c) => write!(f, "({e} + {c})"),
             Extent::Mul(a, b) => write!(f, "{a} * {b}"),
-            Extent::Plus(a, b) => write!(f, "({a} + {b})"),
+            Extent::Plus(..) => {
+                // A tree of `+` prints flat, `(a + b + c)`, whatever its shape (see `Extent::sum`).
+                fn terms(e: &Extent, f: &mut fmt::Formatter<'_>, first: &mut bool) -> fmt::Result {
+                    match e {
+                        Extent::Plus(a, b) => {
+                            terms(a, f, first)?;
+                            terms(b, f, first)
+                        }
+                        _ => {
+                            if !std::mem::replace(first, false) {
+                                f.write_str(" + ")?;
+                            }
+                            write!(f, "{e}")
+                        }
+                    }
+                }
+                f.write_str("(")?;
+                terms(self, f, &mut true)?;
+                f.write_str(")")
+            }
             Extent::CeilDiv(e, c) => write!(f, "ceilDiv({e}, {c})"),
         }
     }
@@ -74,7 +93,8 @@ impl Extent {
         })
     }
 
-    /// `a + b`, folded when both are constant.
+    /// `a + b`, folded when both are constant. It copies both operands: to add many terms use
+    /// [`Extent::sum`] (linear), not a chain of `plus` (quadratic).
     ///
     /// Example: `Extent::Const(2).plus(&Extent::Const(3)) == Ok(Extent::Const(5))`.
     ///
@@ -83,7 +103,47 @@ impl Extent {
         Ok(match (self, other) {
             (Extent::Const(a), Extent::Const(b)) => Extent::Const(error::add(*a, *b)?),
             (e, Extent::Const(c)) | (Extent::Const(c), e) => e.add(*c)?,
-            _ => Extent::Plus(Box::new(self.clone()), Box::new(other.clone())),
+            _ => {
+                super::steps::tick(self.nodes() + other.nodes());
+                Extent::Plus(Box::new(self.clone()), Box::new(other.clone()))
+            }
+        })
+    }
+
+    /// The sum of `terms`, built in O(k) as a balanced tree of depth O(log k) (a left fold of
+    /// [`Extent::plus`] copies its accumulator at every step: O(k²) for k symbolic terms, and a
+    /// tree of depth k that printing and evaluating recurse through).
+    ///
+    /// Constant terms, and the constants of `e + c` terms, are gathered into one constant added
+    /// last; the other terms keep their order.
+    ///
+    /// Pre: none. Post: denotes `Σ terms` (the empty sum is `0`); a constant overflow is an error;
+    /// prints flat, `((N + M) - 1)`. Example: `[N - 1, 1, M]` gives `(N + M)`.
+    pub fn sum<'e>(terms: impl IntoIterator<Item = &'e Extent>) -> Result<Extent> {
+        let mut lead: i64 = 0;
+        let mut rest: Vec<&Extent> = Vec::new();
+        for t in terms {
+            match t {
+                Extent::Const(c) => lead = error::add(lead, *c)?,
+                Extent::Add(e, c) => {
+                    lead = error::add(lead, *c)?;
+                    rest.push(e);
+                }
+                _ => rest.push(t),
+            }
+        }
+        fn build(v: &[&Extent]) -> Extent {
+            if v.len() == 1 {
+                super::steps::tick(v[0].nodes());
+                return v[0].clone();
+            }
+            let (a, b) = v.split_at(v.len() / 2);
+            Extent::Plus(Box::new(build(a)), Box::new(build(b)))
+        }
+        Ok(match (rest.is_empty(), lead) {
+            (true, _) => Extent::Const(lead),
+            (false, 0) => build(&rest),
+            (false, _) => Extent::Add(Box::new(build(&rest)), lead),
         })
     }
 
@@ -331,9 +391,18 @@ impl Facts {
     /// Adds a fact, checking it against the facts already known.
     ///
     /// Pre: a modulus is positive. Post: the fact base implies the new fact; a value that
-    /// contradicts a divisor or bound is a [`Error::Contradiction`].
+    /// contradicts a divisor or bound is a [`Error::Contradiction`], and then the base is
+    /// unchanged (the refused fact is neither listed nor used).
     /// Example: adding `N % 8 == 0` then `N == 20` fails (`20 % 8 != 0`).
     pub fn assume(&mut self, fact: Fact) -> Result<()> {
+        // The symbol's three facts as they would be after this one; nothing is stored until they
+        // are known to be consistent, so a refused fact leaves the base unchanged.
+        let sym = match &fact {
+            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s,
+        };
+        let mut divisor = self.divisors.get(sym).copied();
+        let mut lower = self.lower.get(sym).copied();
+        let mut value = self.values.get(sym).copied();
         match &fact {
             Fact::Divisible(s, m) => {
                 if *m <= 0 {
@@ -342,46 +411,42 @@ impl Facts {
                         detail: format!("modulus {m} must be positive"),
                     });
                 }
-                let g = self.divisors.get(s).copied().unwrap_or(1);
-                let l = error::mul(g / gcd(g, *m), *m)?;
-                self.divisors.insert(s.clone(), l);
+                let g = divisor.unwrap_or(1);
+                divisor = Some(error::mul(g / gcd(g, *m), *m)?);
             }
-            Fact::AtLeast(s, c) => {
-                let old = self.lower.get(s).copied().unwrap_or(i64::MIN);
-                self.lower.insert(s.clone(), old.max(*c));
-            }
+            Fact::AtLeast(_, c) => lower = Some(lower.unwrap_or(i64::MIN).max(*c)),
             Fact::Equals(s, c) => {
-                if let Some(old) = self.values.get(s) {
-                    if old != c {
-                        return Err(Error::Contradiction {
-                            symbol: s.clone(),
-                            detail: format!("{s} == {old} and {s} == {c}"),
-                        });
-                    }
+                if let Some(old) = value.filter(|old| old != c) {
+                    return Err(Error::Contradiction {
+                        symbol: s.clone(),
+                        detail: format!("{s} == {old} and {s} == {c}"),
+                    });
                 }
-                self.values.insert(s.clone(), *c);
+                value = Some(*c);
             }
         }
         // Only the fact's own symbol can have become contradictory.
-        let sym = match &fact {
-            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s,
-        };
-        if let Some((s, v)) = self.values.get_key_value(sym) {
-            if let Some(m) = self.divisors.get(s) {
-                if v.rem_euclid(*m) != 0 {
-                    return Err(Error::Contradiction {
-                        symbol: s.clone(),
-                        detail: format!("{s} == {v} but {s} % {m} == 0 is assumed"),
-                    });
-                }
+        if let Some(v) = value {
+            if let Some(m) = divisor.filter(|m| v.rem_euclid(*m) != 0) {
+                return Err(Error::Contradiction {
+                    symbol: sym.clone(),
+                    detail: format!("{sym} == {v} but {sym} % {m} == 0 is assumed"),
+                });
             }
-            if let Some(l) = self.lower.get(s) {
-                if v < l {
-                    return Err(Error::Contradiction {
-                        symbol: s.clone(),
-                        detail: format!("{s} == {v} but {s} >= {l} is assumed"),
-                    });
-                }
+            if let Some(l) = lower.filter(|l| v < *l) {
+                return Err(Error::Contradiction {
+                    symbol: sym.clone(),
+                    detail: format!("{sym} == {v} but {sym} >= {l} is assumed"),
+                });
+            }
+        }
+        for (map, new) in [
+            (&mut self.divisors, divisor),
+            (&mut self.lower, lower),
+            (&mut self.values, value),
+        ] {
+            if let Some(x) = new {
+                map.insert(sym.clone(), x);
             }
         }
         self.list.push(fact);

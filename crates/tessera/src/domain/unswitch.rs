@@ -183,23 +183,42 @@ fn check(space: &Space, predicate: &[Id]) -> Result<(Option<bool>, Option<String
         .copied()
         .filter(|&l| !unswitched[l])
         .collect();
-    // Group the points by the other loop indices: all iterations pass?
-    let mut all_pass: std::collections::BTreeMap<Vec<i64>, bool> = Default::default();
+    // Group the points by the other loop indices (a mixed-radix number over those of extent > 1,
+    // outermost first, so numeric order is lexicographic order): all iterations pass?
+    let radix: Vec<Id> = outer
+        .iter()
+        .copied()
+        .filter(|&l| space.extents[l] > 1)
+        .collect();
+    let groups = radix
+        .iter()
+        .fold(1u64, |a, &l| a.saturating_mul(space.extents[l] as u64));
+    // At most `points` groups (bounded by `MAX_POINTS`): one byte each.
+    let mut all_pass = vec![2u8; groups.min(space.points) as usize];
     space.for_each(|idx| {
-        let key: Vec<i64> = outer.iter().map(|&l| idx[l]).collect();
-        let p = space.passes(idx, predicate);
-        all_pass.entry(key).and_modify(|a| *a &= p).or_insert(p);
+        let g = radix.iter().fold(0usize, |a, &l| {
+            a * space.extents[l] as usize + idx[l] as usize
+        });
+        let p = u8::from(space.passes(idx, predicate));
+        all_pass[g] = all_pass[g].min(p);
         Ok(true)
     })?;
     // Hoisted predicate for each group, from the two extreme points.
     let nn = nonnegative(s)?;
     let n = s.ids.len();
-    for (key, ok) in &all_pass {
-        let mut lo = vec![0i64; n];
-        let mut hi = vec![0i64; n];
-        for (k, &l) in outer.iter().enumerate() {
-            lo[l] = key[k];
-            hi[l] = key[k];
+    let mut lo = vec![0i64; n];
+    let mut hi = vec![0i64; n];
+    for (g, &pass) in all_pass.iter().enumerate() {
+        if pass == 2 {
+            continue;
+        }
+        let ok = pass == 1;
+        let mut rest = g;
+        for &l in radix.iter().rev() {
+            let e = space.extents[l] as usize;
+            lo[l] = (rest % e) as i64;
+            hi[l] = lo[l];
+            rest /= e;
         }
         for &u in &s.unswitched {
             lo[u] = 0;
@@ -211,6 +230,7 @@ fn check(space: &Space, predicate: &[Id]) -> Result<(Option<bool>, Option<String
             .iter()
             .all(|&i| (nn[i] || lo[i] >= 0) && hi[i] < space.extents[i]);
         if hoisted && !ok {
+            let key: Vec<i64> = outer.iter().map(|&l| lo[l]).collect();
             return Ok((
                 Some(false),
                 Some(format!(
