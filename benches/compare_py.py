@@ -9,8 +9,15 @@ PYCUTE_DIR holds the `pycute` package of the nvidia-cutlass wheel. For each case
 as compare.py's), so a change of machine load hits both alike. Writes per case
 [tessera.pycute ns/op or null, its result text, pycute ns/op or null], and the vectorised entry
 point `tessera.apply_many` over the whole corpus (ns/expression, best of 5 with 1 thread and with
-all cores, arguments native; also with every result made a Python object, `.tolist()`), with
-pycute's mean ns per expression over the cases it accepts.
+all cores), with pycute's mean ns per expression over the cases it accepts.
+
+What the `apply_many` figure includes: the call from Python with a list of `(op, args)` tuples
+whose layouts are already `tessera.pycute.Layout` objects ("native arguments"; building them from
+text or tuples is not timed), copying the list into a tuple, reading every call, evaluating it,
+storing every result (natively, in the returned `tessera.Results`), starting and joining the
+worker thread, and freeing the previous call's `Results` (the assignment to `outs`). Not
+included: making each result a Python object; `many_list_ns` is the same call followed by
+`.tolist()`, which does.
 """
 
 import json

@@ -223,6 +223,32 @@ fn slow(py: Python<'_>, face: Face, l: Layout) -> PyResult<PyObject> {
     })
 }
 
+/// A new Python layout of `face` that takes over `*l` (its bytes are copied once into the
+/// object, which owns its storage from then on; on an error `*l` is dropped here).
+///
+/// # Safety
+/// `*l` must not be used or dropped after this call.
+#[inline(always)]
+pub(crate) unsafe fn adopt(
+    py: Python<'_>,
+    face: Face,
+    l: &mut std::mem::ManuallyDrop<Layout>,
+) -> PyResult<PyObject> {
+    let a = match face {
+        Face::PyCute => CUTE_ALLOC.get(),
+        Face::Tessera => TESS_ALLOC.get(),
+    };
+    match a {
+        // SAFETY: measured in `init` for `CuteLayout` / `TLayout`, both transparent wrappers;
+        // on success the object owns the bytes, on failure `*l` is still ours to drop.
+        Some(Some(a)) => unsafe {
+            alloc_copy(py, a, l).inspect_err(|_| std::mem::ManuallyDrop::drop(l))
+        },
+        // SAFETY: `*l` is not used after this call.
+        _ => slow(py, face, unsafe { std::mem::ManuallyDrop::take(l) }),
+    }
+}
+
 /// `l` as a Python layout of `face`.
 #[inline]
 pub(crate) fn new_layout(py: Python<'_>, face: Face, l: Layout) -> PyResult<PyObject> {

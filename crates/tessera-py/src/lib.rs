@@ -19,6 +19,7 @@ mod domain;
 mod fast;
 mod many;
 mod ragged;
+mod raw;
 mod swizzle;
 mod tma;
 
@@ -1260,5 +1261,6 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     banks::register(m)?;
     tma::register(m)?;
     fast::init(m.py())?;
+    raw::register(m)?;
     Ok(())
 }

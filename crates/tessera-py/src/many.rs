@@ -291,6 +291,27 @@ fn op_of(name: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<Op> {
     }))
 }
 
+/// `o` as a tuple: an exact tuple by one comparison of its type, else PyO3's check.
+#[inline(always)]
+fn as_tuple<'a, 'py>(o: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTuple>> {
+    if o.is_exact_instance_of::<PyTuple>() {
+        // SAFETY: `o` is exactly a tuple.
+        Some(unsafe { o.downcast_unchecked::<PyTuple>() })
+    } else {
+        o.downcast::<PyTuple>().ok()
+    }
+}
+
+/// Item `i` of `t`, borrowed.
+///
+/// # Safety
+/// `i < len(t)`.
+#[inline(always)]
+unsafe fn item<'a, 'py>(t: &'a Bound<'py, PyTuple>, i: isize) -> Borrowed<'a, 'py, PyAny> {
+    // SAFETY: `t` is a tuple and `i` in range, so the item is a live, non-null borrowed pointer.
+    unsafe { Borrowed::from_ptr(t.py(), ffi::PyTuple_GetItem(t.as_ptr(), i)) }
+}
+
 /// One call converted to native values, and the face of its result; the layouts of a tuple
 /// tiler are appended to `tiles`.
 ///
@@ -301,14 +322,20 @@ unsafe fn prepare<'a>(
     seen: &mut OpCache,
     tiles: &mut Vec<&'a Layout>,
 ) -> PyResult<(Work<'a>, Face)> {
-    let t = call.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
+    let t = as_tuple(call).ok_or_else(|| bad_call(call))?;
     if t.len() != 2 {
         return Err(bad_call(call));
     }
-    let op = op_of(&*t.get_borrowed_item(0)?, seen)?;
-    let args = t.get_borrowed_item(1)?;
-    let args = args.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
-    let a0 = args.get_borrowed_item(0)?;
+    // SAFETY (each `item`): the index is below the length just read.
+    let op = op_of(&*unsafe { item(t, 0) }, seen)?;
+    let args = unsafe { item(t, 1) };
+    let args = as_tuple(&args).ok_or_else(|| bad_call(call))?;
+    let na = args.len();
+    if na == 0 {
+        // The same error as reading a missing argument.
+        args.get_borrowed_item(0)?;
+    }
+    let a0 = unsafe { item(args, 0) };
     let face = fast::kind(&a0).face();
     // SAFETY (each `for_call`, `borrow_for_call`): the layouts are read directly from `args`
     // (or from a tuple in it), held by `call`.
@@ -316,7 +343,11 @@ unsafe fn prepare<'a>(
     let work = match op {
         Op::One(f) => Work::One(f, a),
         Op::Two(f) => {
-            let b = args.get_borrowed_item(1)?;
+            let b = if na > 1 {
+                unsafe { item(args, 1) }
+            } else {
+                args.get_borrowed_item(1)?
+            };
             if let Some((lb, _)) = fast::plain(&b) {
                 Work::Layout(f, a, unsafe { borrow_for_call(lb) })
             } else if let Some(w) = unsafe { tuple_of_layouts(&b, tiles) } {
@@ -326,8 +357,8 @@ unsafe fn prepare<'a>(
             }
         }
         Op::Complement => {
-            let c = if args.len() > 1 {
-                let c = args.get_borrowed_item(1)?;
+            let c = if na > 1 {
+                let c = unsafe { item(args, 1) };
                 if c.is_none() {
                     Cotarget::Default
                 } else if c.is_exact_instance_of::<pyo3::types::PyInt>() {
@@ -350,7 +381,7 @@ unsafe fn prepare<'a>(
 /// # Safety
 /// As [`for_call`], for `b`.
 unsafe fn tuple_of_layouts(b: &Bound<'_, PyAny>, tiles: &mut Vec<&Layout>) -> Option<(u32, u32)> {
-    let t = b.downcast::<PyTuple>().ok()?;
+    let t = as_tuple(b)?;
     let at = tiles.len();
     for x in t.iter_borrowed() {
         match fast::plain(&x) {
@@ -402,6 +433,7 @@ impl Chunk {
     }
 
     /// Call `j`'s result, or `None` when none was stored (a worker thread panicked).
+    #[inline(always)]
     fn get(&self, j: usize) -> Option<Result<Layout, &tessera::Error>> {
         let &(t1, l1) = self.ends.get(j)?;
         let (t0, l0) = if j == 0 { (0, 0) } else { self.ends[j - 1] };
@@ -538,7 +570,7 @@ struct OpCache {
 
 impl OpCache {
     fn new(n: usize) -> Self {
-        let len = (2 * n).clamp(16, 4096).next_power_of_two();
+        let len = (4 * n).clamp(64, 8192).next_power_of_two();
         OpCache {
             slots: vec![(0, 0); len],
             shift: usize::BITS - len.trailing_zeros(),
@@ -571,7 +603,11 @@ pub struct Results {
 impl Results {
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
         let e = match self.chunks[i / CHUNK].get(i % CHUNK) {
-            Some(Ok(l)) => return fast::new_layout(py, self.faces[i], l),
+            Some(Ok(l)) => {
+                let mut l = std::mem::ManuallyDrop::new(l);
+                // SAFETY: `l` is not used afterwards (the object owns it).
+                return unsafe { fast::adopt(py, self.faces[i], &mut l) };
+            }
             Some(Err(e)) => e.clone(),
             None => tessera::Error::Type {
                 op: "apply_many".into(),

@@ -54,6 +54,42 @@ def test_pycute_face_functions_are_native_and_keep_the_face():
         tp.complement(tp.Layout((2, 2), (1, 1)), 8)
 
 
+def test_direct_entry_points_agree_with_the_general_path(rng):
+    # `coalesce(L)`, `right_inverse(L)`, `left_inverse(L)` and pycute's `complement(L, n)` have
+    # direct C entry points (src/raw.rs); keywords and other argument kinds take the PyO3
+    # function. Both give the same results, faces and errors.
+    import inspect
+
+    assert str(inspect.signature(tessera.coalesce)) == "(layout, profile=None, pycute=False)"
+    assert str(inspect.signature(tp.complement)) == "(layout, max_idx=None)"
+
+    def same(f, face, *args, **kwargs):
+        try:
+            fast = f(*args)
+        except tessera.Error as e:
+            with pytest.raises(type(e)):
+                f(**kwargs)
+            return
+        general = f(**kwargs)
+        assert type(fast) is type(general) is face and fast == general
+
+    for _ in range(200):
+        shape, stride = random_layout(rng)
+        for face in (tessera.Layout, tp.Layout):
+            a = face(shape, stride)
+            for f in (tessera.coalesce, tessera.right_inverse, tessera.left_inverse):
+                same(f, face, a, layout=a)
+            for f in (tp.right_inverse, tp.left_inverse):
+                same(f, tp.Layout, a, layout=a)
+            for n in (1, 7, 64, 1024):
+                same(tp.complement, tp.Layout, a, n, layout=a, max_idx=n)
+    assert str(tessera.coalesce("(2,2):(1,2)")) == "4:1"
+    with pytest.raises(TypeError):
+        tessera.coalesce()
+    with pytest.raises(tessera.Error):
+        tp.complement(tp.Layout(4, 2), -3)
+
+
 def test_apply_many_results_are_a_native_sequence(rng):
     calls, expect = [], []
     for _ in range(300):
