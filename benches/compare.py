@@ -513,7 +513,7 @@ def main():
              f"({bt['answered']} JSON lines answered, {bt['errors']} errors; the corpus repeated, parse + "
              f"evaluate + print, best of 5 wall times, one process).\n"
              f"`tessera.pycute` = pycute (result text) on {yagree}/{yboth} cases both accept. "
-             f"`tessera.apply_many` (native arguments, {ty['threads']} threads): {fmt(ty['many_ns'])} ns per expression "
+             f"`tessera.apply_many` (native arguments, {ty['threads']} thread{'' if ty['threads'] == 1 else 's'}): {fmt(ty['many_ns'])} ns per expression "
              f"({fmt(ty.get('many_list_ns'))} ns with every result made a Python object) "
              f"over {ty['many_calls']} calls (the corpus repeated, {ty['many_errors']} errors returned); pycute "
              f"{fmt(p_mean)} ns per expression on average over the {p_n} cases it accepts (timed next to "
