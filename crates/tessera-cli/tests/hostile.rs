@@ -383,6 +383,26 @@ fn cases() -> Vec<Case> {
             &["--equiv", &tmp("double.tsch", double.as_bytes())],
             Want::Ok("equivalence by enumeration: equivalent"),
         ),
+        sched_with(
+            "a lowering into 2^24 allocated slots (listed past 2^16: gigabytes of text)",
+            "I0 = iter 4096\nI1 = iter 4096\n",
+            &["--lowering", "ours"],
+            Want::Ok("buffer: 16777216 cells (listed up to 65536)"),
+        ),
+        case(
+            "bank simulation of a 4096 x 4096 tile (2^24 addresses)",
+            &[
+                "banks",
+                "--smem",
+                "(4096,4096):(4096,1)",
+                "--atom",
+                "ldmatrix.x4",
+                "--dtype",
+                "f16",
+                "--simulate",
+            ],
+            Want::Ok("simulator: agrees"),
+        ),
         // Reports.
         case(
             "/dev/zero as a report",

@@ -44,7 +44,7 @@ pub fn simulate(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
             for t in 0..active {
                 for v in 0..g.values {
                     let a = addr[at(inst, t, v)];
-                    if v % n == 0 && a % w != 0 {
+                    if v % n == 0 && !a.is_multiple_of(w) {
                         return Ok(Some(format!("T{t} misaligned")));
                     }
                     if v % n != 0 && addr[at(inst, t, v - 1)] + g.elem != a {

@@ -299,7 +299,9 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         .filter(|&i| !is_loop[i])
         .collect();
     let mut buffer: Vec<Option<f64>> = vec![None; size as usize];
-    let mut expected: Vec<Option<f64>> = vec![None; size as usize];
+    // The root item each valid slot must end with; NaN: no valid item (8 bytes a slot, the
+    // buffer 16: 384 MiB at the 2^24-slot bound).
+    let mut expected: Vec<f64> = vec![f64::NAN; size as usize];
     let mut reasons = Vec::new();
     let mut weak = true;
     let names = |idx: &[i64]| -> String {
@@ -315,7 +317,9 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         let value = space.root_item(idx).map(|v| v as f64);
         if space.valid(idx) {
             match sl {
-                Some(p) if expected[p as usize].is_some() && expected[p as usize] != value => {
+                Some(p)
+                    if !expected[p as usize].is_nan() && Some(expected[p as usize]) != value =>
+                {
                     weak = false;
                     if reasons.len() < 8 {
                         reasons.push(format!(
@@ -324,7 +328,7 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
                         ));
                     }
                 }
-                Some(p) => expected[p as usize] = value,
+                Some(p) => expected[p as usize] = value.unwrap_or(f64::NAN),
                 None => {
                     weak = false;
                     if reasons.len() < 8 {
@@ -361,21 +365,20 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         Ok(true)
     })?;
     for p in 0..buffer.len() {
-        if let Some(e) = expected[p] {
-            if buffer[p] != Some(e) {
-                weak = false;
-                if reasons.len() < 8 {
-                    reasons.push(format!(
-                        "valid slot {p} holds {}, expected {e}",
-                        show(buffer[p])
-                    ));
-                }
+        let e = expected[p];
+        if !e.is_nan() && buffer[p] != Some(e) {
+            weak = false;
+            if reasons.len() < 8 {
+                reasons.push(format!(
+                    "valid slot {p} holds {}, expected {e}",
+                    show(buffer[p])
+                ));
             }
         }
     }
     let mut strong = weak;
     for p in 0..buffer.len() {
-        if expected[p].is_none() && buffer[p] != Some(desired) {
+        if expected[p].is_nan() && buffer[p] != Some(desired) {
             strong = false;
             if reasons.len() < 8 {
                 reasons.push(format!(
