@@ -289,6 +289,16 @@ fn cases() -> Vec<Case> {
             Want::Error("aliasing_alloc", 1),
         ),
         sched(
+            "allocation missing a root (negative over-allocation)",
+            "I0 = iter 6\nJ0 = iter 5\nI1, I2 = split I0 by 4\nalloc I1 I2\n",
+            Want::Error("bad_alloc", 1),
+        ),
+        sched(
+            "allocation of an IterDomain and its split output",
+            "I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I0 I1\n",
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
             "IterDomain allocated twice",
             "I0 = iter 6\nI1, I2 = split I0 by 3\nalloc I1 I1\n",
             Want::Error("aliasing_alloc", 1),

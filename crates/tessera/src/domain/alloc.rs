@@ -34,8 +34,13 @@ pub struct AllocInfo {
 /// form for super-increasing or divisibility-chain strides, else bounded enumeration; an
 /// undecidable size or a symbolic extent is let through).
 ///
+/// A declared allocation domain must also determine every root index along one route (as a loop
+/// domain does): else [`Error::BadAlloc`] (items without a slot) or [`Error::Aliasing`] (an
+/// index allocated twice through another).
+///
 /// Pre: none. Post: `Err(Aliasing)` names the IterDomains (and two colliding coordinates when
-/// the size is small). Example: `alloc I1 I2 strides 0 0` with `I1{2}, I2{4}` is aliasing.
+/// the size is small). Example: `alloc I1 I2 strides 0 0` with `I1{2}, I2{4}` is aliasing;
+/// `alloc I1` alone is `bad_alloc` (`I0` has no slot).
 pub fn check_aliasing(s: &Schedule) -> Result<()> {
     let a = s.allocation()?;
     let mut seen = vec![false; s.ids.len()];
@@ -45,6 +50,52 @@ pub fn check_aliasing(s: &Schedule) -> Result<()> {
                 "{} is allocated twice",
                 s.name(id)
             )));
+        }
+    }
+    // The allocated indices must determine every root index, each along one route: otherwise
+    // items have no slot (the over-allocation would be negative) or one index is allocated
+    // twice through another (`alloc I0 I1` with `I1` split from `I0`).
+    if s.allocation.is_some() {
+        let names = || {
+            a.ids
+                .iter()
+                .map(|&i| s.name(i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // An allocated IterDomain computed from another allocated one (definition order is
+        // topological: one forward pass marks the descendants of the allocated ones).
+        let mut below = vec![false; s.ids.len()];
+        for tr in &s.transforms {
+            if tr.inputs().iter().any(|&i| seen[i] || below[i]) {
+                for o in tr.outputs() {
+                    below[o] = true;
+                }
+            }
+        }
+        super::steps::tick(s.transforms.len());
+        if let Some(&d) = a.ids.iter().find(|&&i| below[i]) {
+            return Err(Error::Aliasing(format!(
+                "{} is allocated and computed from another allocated IterDomain of [{}]: slots repeat items",
+                s.name(d),
+                names()
+            )));
+        }
+        match super::eval::plan_from(s, &a.ids) {
+            Ok(_) => {}
+            Err(Error::Undetermined(id)) => {
+                return Err(Error::BadAlloc(format!(
+                    "the allocation [{}] does not determine the index of {id}: some items would have no slot",
+                    names()
+                )))
+            }
+            Err(Error::Overdetermined { ids, .. }) => {
+                return Err(Error::Aliasing(format!(
+                    "the allocation [{}] determines an index twice ({ids} are all allocated or computed from allocated IterDomains): slots repeat items",
+                    names()
+                )))
+            }
+            Err(e) => return Err(e),
         }
     }
     let Some(st) = &a.strides else {
