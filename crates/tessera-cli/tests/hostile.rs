@@ -413,6 +413,23 @@ fn cases() -> Vec<Case> {
             ],
             Want::Ok("simulator: agrees"),
         ),
+        case(
+            "ragged divide of rank 15,000 (its loop nest would be gigabytes)",
+            &["eval", "--ragged", "--code", &{
+                let n = 15_000;
+                let ones = |v: &str| vec![v; n].join(",");
+                format!(
+                    "logical_divide(({},{}):({},{}),({},{}))",
+                    vec!["3"; 20].join(","),
+                    ones("1"),
+                    vec!["1"; 20].join(","),
+                    ones("1"),
+                    vec!["2"; 20].join(","),
+                    ones("1")
+                )
+            }],
+            Want::Ok("not emitted: obligation `emitted code <= 16777216 bytes` failed"),
+        ),
         // Reports.
         case(
             "/dev/zero as a report",

@@ -500,7 +500,10 @@ fn an_allocation_that_misses_items_is_refused() {
     let e = parse("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I2\n").unwrap_err();
     assert_eq!(e.code(), "bad_alloc");
     assert!(e.to_string().contains("line 3"), "{e}");
-    assert!(e.to_string().contains("does not determine the index of I0"), "{e}");
+    assert!(
+        e.to_string().contains("does not determine the index of I0"),
+        "{e}"
+    );
     // Built by hand past the parser, the lowering check refuses it the same way.
     let mut s = sched("I0 = iter 6\nI1, I2 = split I0 by 4\n");
     s.allocation = Some(tessera::domain::Allocation {
@@ -520,7 +523,10 @@ fn an_allocation_that_misses_items_is_refused() {
     // An IterDomain allocated with one computed from it: slots repeat items.
     let e = parse("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I0 I1\n").unwrap_err();
     assert_eq!(e.code(), "aliasing_alloc");
-    assert!(e.to_string().contains("I1 is allocated and computed from"), "{e}");
+    assert!(
+        e.to_string().contains("I1 is allocated and computed from"),
+        "{e}"
+    );
 }
 
 /// Example 13: with TMA, the hardware bound-checks the root and the tile index stays inside the
