@@ -614,6 +614,13 @@ fn cases() -> Vec<Case> {
             vec!["ok"],
         ),
     ];
+    v.push(Case {
+        name: "batch --threads 1000000 under the memory limit",
+        args: vec!["batch".into(), "--threads".into(), "1000000".into()],
+        stdin: Some(b"{\"id\":1,\"expr\":\"size(4:1)\"}\n".to_vec()),
+        env: vec![],
+        want: Want::Batch(vec!["ok"]),
+    });
     // Broken pipes: stdout closed by the reader (`| head -c 1`).
     let big: Vec<u8> = (0..20_000)
         .flat_map(|i| format!("{{\"id\":{i},\"expr\":\"size(4:1)\"}}\n").into_bytes())
