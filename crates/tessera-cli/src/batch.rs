@@ -871,10 +871,11 @@ mod tests {
     fn input_is_cut_at_line_ends_and_long_lines_are_skipped() {
         let long = "x".repeat(100);
         let input = format!("a\nbb\n{long}\ncc\n\nlast");
-        // One byte per read: every line is its own piece (a client writing line by line).
+        // One byte per read: every line is its own piece (a client writing line by line); the
+        // long line is answered once it passes the limit (11 bytes read), the rest skipped.
         assert_eq!(
             pieces(input.as_bytes(), 1, 10),
-            ["a\n", "bb\n", "<100>", "cc\n", "\n", "last"]
+            ["a\n", "bb\n", "<11>", "cc\n", "\n", "last"]
         );
         // Whole reads: the lines that one read brings form one piece; a long line inside a
         // piece is left to the answerer, which measures every line.
@@ -884,7 +885,7 @@ mod tests {
         );
         assert_eq!(pieces(input.as_bytes(), 7, 10)[0], "a\nbb\n");
         assert_eq!(pieces(b"", 7, 10), Vec::<String>::new());
-        assert_eq!(pieces(&[b'('; 5000], 64, 1000), ["<5000>"]);
+        assert_eq!(pieces(&[b'('; 5000], 64, 1000), ["<1024>"]);
         let mut out = String::new();
         answer_piece(
             &mut out,
