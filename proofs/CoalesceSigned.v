@@ -1,4 +1,4 @@
-(** * Coalesce with signed strides (issue 14, item 1, in part)
+(** * Coalesce with signed strides (issue 14, item 1)
 
     The layout model of [Model.v] has natural-number strides.  Here the
     model is restated over [Z] for the function the bridge runs,
@@ -10,8 +10,8 @@
 
     Proved ([rust_coalesceZ_preserves_eval]): for positive extents and any
     strides, Rust's coalesce keeps the size and [zeval] at every index.
-    Unique normal forms with signed strides are not proved (only for
-    strides >= 0, [CoalesceImpl.v]). *)
+    That it is the unique normal form, for any strides, is proved in
+    [CoalesceSignedNF.v]. *)
 
 From Coq Require Import Arith Lia List ZArith.
 Import ListNotations.

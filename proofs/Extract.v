@@ -6,8 +6,10 @@
     inductive types.  [bridge/main.ml] converts at the edges. *)
 
 From Coq Require Extraction.
-From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape.
+From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
+  SwizzleLayout.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
-  complementZ complementSZ swizzle.
+  complementZ complementSZ swizzle zflatten zteval crd2idx idx2crd
+  facts_of known_divisor lower_bound divides at_least ceval swizzled.

@@ -1,4 +1,5 @@
-(** * Hierarchical layouts and their flattening (issue 14, item 1, in part)
+(** * Hierarchical layouts and their flattening over [nat] (issue 14, item 1; the model with
+    signed strides is [ZTree.v])
 
     A hierarchical layout is a tree whose leaves are modes.  Its size is
     the product of its leaves' extents.  An index [i] is evaluated as CuTe

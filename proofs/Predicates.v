@@ -16,13 +16,17 @@
       bound, every condition dropped with a rule justification is in bound;
     - [predicate_iff_no_hole]: hence when every IterDomain is chosen, a loop
       ID, or dropped by a rule, the chosen conditions hold iff no IterDomain
-      is out of bound ("no hole").
+      is out of bound ("no hole");
+    - [derivation_sound_acyclic], [predicate_iff_no_hole_acyclic]: the
+      same for a list of justifications in any order whose premises never
+      form a cycle (Rust lists them in candidate order).
 
-    Not covered: conditions dropped by the enumeration pass (Rust checks
-    those by enumeration, on concrete extents), the symbolic decisions
-    ([split_divisible], [xor_closed]) that enable the conditional rules
-    (taken here as their stated meaning), and Theorem 5 as a congruence for
-    [domain/equiv.rs]. *)
+    The flags [divisible] and [closed] stand for Rust's decisions
+    [split_divisible] and [xor_closed]; [Symbolic.v] proves that their
+    [Yes] means what [step_valid] says.  Theorem 5 as a congruence is
+    [Normalize.v].  Not covered: conditions dropped by the enumeration pass
+    (Rust checks those by enumeration, on concrete extents), and that
+    Rust's worklist closure yields an acyclic list. *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.
@@ -199,6 +203,55 @@ Proof.
     + apply C, Hc.
     + apply L, Hl.
     + apply (derivation_sound ext idx steps (chosen ++ loops) js V) with ps; [|exact J|exact Hj].
+      intros u Hu. apply in_app_iff in Hu. destruct Hu; [apply C | apply L]; assumption.
+  - intros A v Hv. apply A, Sub, Hv.
+Qed.
+
+(** Rust's [Derivation::dropped] lists the dropped conditions in its
+    candidate order, not in proof order; its invariant is that "premises
+    never form a cycle".  [acyclic_justified]: every entry is a rule of
+    some step, and some ranking puts every premise that is not known
+    (chosen or loop) at a dropped entry of smaller rank.  This needs no
+    order on the list. *)
+Definition acyclic_justified (steps : list step) (known : list nat) (js : list justification) : Prop :=
+  (forall v ps, In (v, ps) js -> exists st, In st steps /\ In (ps, v) (rules_of_step st)) /\
+  exists rank : nat -> nat, forall v ps, In (v, ps) js -> forall p, In p ps ->
+    In p known \/ exists ps', In (p, ps') js /\ (rank p < rank v)%nat.
+
+Theorem derivation_sound_acyclic : forall ext idx steps known js,
+  Forall (step_valid ext idx) steps ->
+  (forall v, In v known -> inb ext idx v) ->
+  acyclic_justified steps known js ->
+  forall v ps, In (v, ps) js -> inb ext idx v.
+Proof.
+  intros ext idx steps known js V K [Rules [rank Rk]].
+  assert (H : forall n v ps, rank v = n -> In (v, ps) js -> inb ext idx v).
+  { intros n. induction n as [n IH] using (well_founded_induction lt_wf).
+    intros v ps Hn Hin.
+    destruct (Rules v ps Hin) as [st [Hst Hru]].
+    rewrite Forall_forall in V.
+    apply (rule_sound ext idx st (V st Hst) (ps, v) Hru). simpl.
+    intros p Hp. destruct (Rk v ps Hin p Hp) as [Kp|[ps' [Hin' Hlt]]].
+    - apply K, Kp.
+    - apply (IH (rank p)) with ps'; [lia | reflexivity | exact Hin']. }
+  intros v ps Hin. apply (H (rank v) v ps eq_refl Hin).
+Qed.
+
+(** Hence the predicate is equivalent to "no hole" for Rust's list as it
+    is ordered. *)
+Theorem predicate_iff_no_hole_acyclic : forall ext idx steps loops chosen js (ids : list nat),
+  Forall (step_valid ext idx) steps ->
+  (forall v, In v loops -> inb ext idx v) ->
+  acyclic_justified steps (chosen ++ loops) js ->
+  (forall v, In v ids -> In v chosen \/ In v loops \/ exists ps, In (v, ps) js) ->
+  (forall v, In v chosen -> In v ids) ->
+  ((forall v, In v chosen -> inb ext idx v) <-> (forall v, In v ids -> inb ext idx v)).
+Proof.
+  intros ext idx steps loops chosen js ids V L J Cover Sub. split.
+  - intros C v Hv. destruct (Cover v Hv) as [Hc|[Hl|[ps Hj]]].
+    + apply C, Hc.
+    + apply L, Hl.
+    + apply (derivation_sound_acyclic ext idx steps (chosen ++ loops) js V) with ps; [|exact J|exact Hj].
       intros u Hu. apply in_app_iff in Hu. destruct Hu; [apply C | apply L]; assumption.
   - intros A v Hv. apply A, Sub, Hv.
 Qed.

@@ -13,6 +13,21 @@
                          ->  complementSZ [(e1,s1); ...] [M1; ...; Mk]: the
                              complement with a shape cotarget, or "E"
      s B M S x           ->  swizzle B M S x (CuTe's Swizzle<B,M,S> at x)
+     t i TREE            ->  zteval TREE i (a nested layout at index i)
+     T TREE              ->  rust_coalesceZ (zflatten TREE)
+                             where TREE is "L e s" (a leaf) or "N k TREE1 .. TREEk"
+     r TREE CRD          ->  crd2idx CRD TREE, or "E" (a rank mismatch), where CRD
+                             is "I x" (an integer) or "U k CRD1 .. CRDk" (a tuple)
+     q i TREE            ->  idx2crd TREE i, written as CuTe writes it: "(1,(0,2))"
+     w B M S O i TREE    ->  swizzled B M S O TREE i = Sw<B,M,S>(O + TREE(i))
+     y k FACT1 .. FACTk EXPR f c
+                         ->  for the facts [facts_of [FACT1; ...]] and the extent
+                             EXPR: "kd lb ev div atl" = known_divisor, lower_bound
+                             ("-" for none), ceval ("-" for none), divides f
+                             and at_least c ("Y", "N" or "U"), where FACT is
+                             "D s m", "A s c" or "E s c" (symbol number s) and
+                             EXPR is "c x", "s n", "a EXPR x", "p EXPR EXPR",
+                             "m EXPR EXPR" or "d EXPR x"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -89,6 +104,81 @@ let certified ints =
       | [] -> failwith "missing leaves")
   | [] -> failwith "missing A"
 
+let rec tree_item = function
+  | "L" :: e :: s :: rest ->
+      (ZLeaf { zextent = z_of_int (int_of_string e); zstride = z_of_int (int_of_string s) }, rest)
+  | "N" :: k :: rest ->
+      let cs, rest = take (int_of_string k) tree_item rest in
+      (ZNode (coq_of_list cs), rest)
+  | _ -> failwith "truncated tree"
+
+let tree_of tokens =
+  let t, rest = tree_item tokens in
+  if rest <> [] then failwith "trailing tokens";
+  t
+
+let rec coord_item = function
+  | "I" :: x :: rest -> (CInt (z_of_int (int_of_string x)), rest)
+  | "U" :: k :: rest ->
+      let cs, rest = take (int_of_string k) coord_item rest in
+      (CTup (coq_of_list cs), rest)
+  | _ -> failwith "truncated coordinate"
+
+let rec show_coord = function
+  | CInt x -> string_of_int (int_of_z x)
+  | CTup cs -> "(" ^ String.concat "," (List.map show_coord (list_of_coq cs)) ^ ")"
+
+let rec nat_of_int n = if n <= 0 then O else S (nat_of_int (n - 1))
+
+let fact_item = function
+  | "D" :: n :: m :: rest -> (Divisible (nat_of_int (int_of_string n), z_of_int (int_of_string m)), rest)
+  | "A" :: n :: c :: rest -> (AtLeast (nat_of_int (int_of_string n), z_of_int (int_of_string c)), rest)
+  | "E" :: n :: c :: rest -> (Equals (nat_of_int (int_of_string n), z_of_int (int_of_string c)), rest)
+  | _ -> failwith "truncated fact"
+
+let rec expr_item = function
+  | "c" :: x :: rest -> (EConst (z_of_int (int_of_string x)), rest)
+  | "s" :: n :: rest -> (ESym (nat_of_int (int_of_string n)), rest)
+  | "a" :: rest ->
+      let e, rest = expr_item rest in
+      (match rest with
+       | x :: rest -> (EAdd (e, z_of_int (int_of_string x)), rest)
+       | [] -> failwith "truncated add")
+  | "d" :: rest ->
+      let e, rest = expr_item rest in
+      (match rest with
+       | x :: rest -> (ECeilDiv (e, z_of_int (int_of_string x)), rest)
+       | [] -> failwith "truncated ceilDiv")
+  | "p" :: rest ->
+      let a, rest = expr_item rest in
+      let b, rest = expr_item rest in
+      (EPlus (a, b), rest)
+  | "m" :: rest ->
+      let a, rest = expr_item rest in
+      let b, rest = expr_item rest in
+      (EMul (a, b), rest)
+  | _ -> failwith "truncated extent"
+
+let show_opt = function Some v -> string_of_int (int_of_z v) | None -> "-"
+let show_dec = function Yes -> "Y" | No -> "N" | Unknown -> "U"
+
+let symbolic tokens =
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact_item rest in
+      let e, rest = expr_item rest in
+      match rest with
+      | [ f; c ] ->
+          let facts = facts_of (coq_of_list fs) in
+          String.concat " "
+            [ string_of_int (int_of_z (known_divisor facts e));
+              show_opt (lower_bound facts e);
+              show_opt (ceval facts e);
+              show_dec (divides facts (z_of_int (int_of_string f)) e);
+              show_dec (at_least facts e (z_of_int (int_of_string c))) ]
+      | _ -> failwith "symbolic: expected f and c")
+  | [] -> failwith "symbolic: missing facts"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -113,6 +203,19 @@ let answer line =
       match complementSZ a (coq_of_list cot) with
       | Some r -> show r
       | None -> "E")
+  | "t" :: i :: tokens ->
+      string_of_int (int_of_z (zteval (tree_of tokens) (z_of_int (int_of_string i))))
+  | "T" :: tokens -> show (rust_coalesceZ (zflatten (tree_of tokens)))
+  | "r" :: tokens -> (
+      let t, rest = tree_item tokens in
+      let c, rest = coord_item rest in
+      if rest <> [] then failwith "trailing tokens";
+      match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
+  | "y" :: tokens -> symbolic tokens
+  | "w" :: b :: m :: sh :: o :: i :: tokens ->
+      let z v = z_of_int (int_of_string v) in
+      string_of_int (int_of_z (swizzled (z b) (z m) (z sh) (z o) (tree_of tokens) (z i)))
+  | "q" :: i :: tokens -> show_coord (idx2crd (tree_of tokens) (z_of_int (int_of_string i)))
   | _ -> failwith ("bad request: " ^ line)
 
 let () =

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Mutation check of the bridge (manual, not run by CI): changes the extracted
 # code one test at a time (in a copy of bridge/extracted.ml): five loosenings
-# of the composition certificate, and two of the complement (the
+# of the composition certificate, two of the complement (the
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
-# short of a shape cotarget).  For each it rebuilds the executable and runs
+# short of a shape cotarget), two of the tree model (the index a node
+# hands its next child, the flattening), two of nested coordinates, two
+# of the symbolic decisions and one of swizzled layouts.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -22,7 +24,7 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement"),
+    ("none", "", "", cert + " complement nested symbolic swizzled"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
     ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
@@ -37,6 +39,21 @@ mutants = [
      "| True -> Z.eqb (Z.modulo m.zstride p) Z0", "| True -> True", "complement"),
     ("complement: rest fix-up for a short fold",
      "   | True -> ceil_divZ (shape_size cot) r\n", "   | True -> rest\n", "complement"),
+    ("tree: a node does not divide the index for its next child",
+     "(go cs' (Z.div i0 (ztsize c)))", "(go cs' i0)", "nested"),
+    ("tree: flatten keeps only a node's first child",
+     "| Cons (c, cs') -> app (zflatten c) (go cs')", "| Cons (c, cs') -> zflatten c", "nested"),
+    ("coordinates: a tuple's value keeps only its first child",
+     "| Some b -> Some (Z.add a b)", "| Some _ -> Some a", "nested_coordinates"),
+    ("coordinates: idx2crd does not reduce a child's index",
+     "Cons ((idx2crd t0 (Z.modulo i0 (ztsize t0))),", "Cons ((idx2crd t0 i0),", "nested_coordinates"),
+    ("symbolic: a ceilDiv keeps its operand's known divisor",
+     "   | True -> Z.div g c\n", "   | True -> g\n", "symbolic"),
+    ("symbolic: a product's lower bound ignores the signs",
+     "               | True -> Z.leb Z0 y\n               | False -> False with",
+     "               | True -> True\n               | False -> True with", "symbolic"),
+    ("swizzled layout: the offset added after the swizzle",
+     "swizzle b m s (Z.add o (zteval t i))", "Z.add o (swizzle b m s (zteval t i))", "swizzled"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

@@ -887,6 +887,22 @@ fn complement(
         Some(c) if !c.is_none() => Some(to_int_tuple(c)?),
         _ => None,
     };
+    if f == Face::PyCute {
+        if let Some(ct) = &ct {
+            // pycute's face with a cotarget: `complement_disjoint`, whose common (tiling) case
+            // is `complement_exact`, here written into a reused layout. No note can come of it
+            // (a tiling complement has no holes), so none is collected.
+            let mut out = Layout::default();
+            let r = match algebra::complement::complement_exact_into(&l, ct, &mut out) {
+                Ok(()) => Ok(out),
+                Err(e) if e.code() == "not_complementable" => {
+                    algebra::complement::complement_disjoint(&l, ct)
+                }
+                Err(e) => Err(e),
+            };
+            return fast::new_layout_from(layout.py(), f, r);
+        }
+    }
     let (r, notes) = tessera::error::note::collect(|| match &ct {
         // pycute's face: the tiling complement, else pycute's disjoint one (never C++'s).
         Some(ct) if f == Face::PyCute => algebra::complement::complement_disjoint(&l, ct),

@@ -15,38 +15,65 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple};
 
 use tessera::algebra::{self, Tiler};
-use tessera::layout::{IntTuple, Layout};
+use tessera::layout::{IntTuple, Layout, Mode};
 
 use crate::{
     err_info, fast, int_of, layout_ref, raise, raise_info, tiler_arg, to_int_tuple, Face,
     LayoutRef, Op2,
 };
 
+/// An operation of one layout.
+#[derive(Clone, Copy)]
+enum One {
+    Coalesce,
+    Filter,
+    RightInverse,
+    LeftInverse,
+}
+
+/// An operation of a layout and a tiler: the three with an `_into` form, the others by value.
+#[derive(Clone, Copy)]
+enum Two {
+    /// `composition(A, B)`: [`algebra::composition_into`] for a layout B.
+    Composition,
+    LogicalDivide,
+    LogicalProduct,
+    /// The zipped, tiled and flat arrangements.
+    Other(Op2),
+}
+
 /// An operation `apply_many` knows.
 #[derive(Clone, Copy)]
 enum Op {
-    /// `op(A, tiler)`; `composition` with a plain layout B goes to `algebra::composition`.
-    Tiler(Op2),
-    /// `op(A)`.
-    One(fn(&Layout) -> tessera::Result<Layout>),
+    One(One),
+    Two(Two),
     /// `complement(A)` or `complement(A, cotarget)`.
     Complement,
 }
 
 const OPS: [(&std::ffi::CStr, Op); 14] = [
-    (c"composition", Op::Tiler(algebra::composition_tiler)),
-    (c"logical_divide", Op::Tiler(algebra::logical_divide)),
-    (c"zipped_divide", Op::Tiler(algebra::zipped_divide)),
-    (c"tiled_divide", Op::Tiler(algebra::tiled_divide)),
-    (c"flat_divide", Op::Tiler(algebra::flat_divide)),
-    (c"logical_product", Op::Tiler(algebra::logical_product)),
-    (c"zipped_product", Op::Tiler(algebra::zipped_product)),
-    (c"tiled_product", Op::Tiler(algebra::tiled_product)),
-    (c"flat_product", Op::Tiler(algebra::flat_product)),
-    (c"coalesce", Op::One(algebra::coalesce)),
-    (c"filter", Op::One(algebra::filter)),
-    (c"right_inverse", Op::One(algebra::right_inverse)),
-    (c"left_inverse", Op::One(algebra::left_inverse)),
+    (c"composition", Op::Two(Two::Composition)),
+    (c"logical_divide", Op::Two(Two::LogicalDivide)),
+    (
+        c"zipped_divide",
+        Op::Two(Two::Other(algebra::zipped_divide)),
+    ),
+    (c"tiled_divide", Op::Two(Two::Other(algebra::tiled_divide))),
+    (c"flat_divide", Op::Two(Two::Other(algebra::flat_divide))),
+    (c"logical_product", Op::Two(Two::LogicalProduct)),
+    (
+        c"zipped_product",
+        Op::Two(Two::Other(algebra::zipped_product)),
+    ),
+    (
+        c"tiled_product",
+        Op::Two(Two::Other(algebra::tiled_product)),
+    ),
+    (c"flat_product", Op::Two(Two::Other(algebra::flat_product))),
+    (c"coalesce", Op::One(One::Coalesce)),
+    (c"filter", Op::One(One::Filter)),
+    (c"right_inverse", Op::One(One::RightInverse)),
+    (c"left_inverse", Op::One(One::LeftInverse)),
     (c"complement", Op::Complement),
 ];
 
@@ -57,52 +84,139 @@ enum Cotarget {
     Tuple(Box<IntTuple>),
 }
 
-/// One call, its arguments native (layouts borrowed from their objects).
+/// One call, its arguments native: layouts borrowed from their objects (a layout built from an
+/// integer or text, or a tiler other than a layout or a tuple of layouts, is boxed: the rare
+/// case).
 enum Work<'a> {
-    One(fn(&Layout) -> tessera::Result<Layout>, LayoutRef<'a>),
-    /// `composition(A, B)` with B a plain layout.
-    Compose(LayoutRef<'a>, LayoutRef<'a>),
-    /// `op(A, B)` with B a plain layout (made a tiler by the worker).
-    TilerLayout(Op2, LayoutRef<'a>, LayoutRef<'a>),
-    Tiler(Op2, LayoutRef<'a>, Box<Tiler>),
+    One(One, LayoutRef<'a>),
+    /// `op(A, B)` with B a layout.
+    Layout(Two, LayoutRef<'a>, &'a Layout),
+    /// `op(A, (B0, B1, ...))` with every `Bi` a layout: `Bi` are the job's `tiles[at..at + len]`.
+    Modes(Two, LayoutRef<'a>, u32, u32),
+    Tiler(Two, LayoutRef<'a>, Box<Tiler>),
     /// With `true`, pycute's face: an injective layout with no tiling complement gets CuTe's
     /// disjoint complement, as `tessera.pycute.complement` (and `complement` of a pycute layout).
     Complement(LayoutRef<'a>, Cotarget, bool),
 }
 
-impl Work<'_> {
-    fn run(&self) -> tessera::Result<Layout> {
-        match self {
-            Work::One(f, a) => f(a),
-            Work::Compose(a, b) => algebra::composition(a, b),
-            Work::TilerLayout(f, a, b) => f(a, &Tiler::Layout((**b).clone())),
-            Work::Tiler(f, a, t) => f(a, t),
-            Work::Complement(a, c, disjoint) => {
-                let leaf;
-                let ct = match c {
-                    Cotarget::Default => None,
-                    Cotarget::Int(n) => {
-                        leaf = IntTuple::leaf(*n);
-                        Some(&leaf)
-                    }
-                    Cotarget::Tuple(t) => Some(&**t),
-                };
-                // The same answers as `complement` of the same arguments (pycute's face:
-                // the tiling complement, else pycute's disjoint one).
-                match ct {
-                    Some(ct) if *disjoint => algebra::complement::complement_disjoint(a, ct),
-                    Some(ct) => algebra::complement(a, ct),
-                    None if *disjoint => algebra::complement_exact_default(a).or_else(|e| {
-                        if e.code() == "not_complementable" {
-                            algebra::complement::complement_disjoint(a, &IntTuple::leaf(1))
-                        } else {
-                            Err(e)
-                        }
-                    }),
-                    None => algebra::complement_default(a),
-                }
-            }
+/// A worker's reused buffers: the result layout, a layout tiler and a tuple tiler (their
+/// storage reused from call to call: no allocation per call).
+struct Scratch {
+    out: Layout,
+    layout: Tiler,
+    tuple: Tiler,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            out: Layout::default(),
+            layout: Tiler::Layout(Layout::default()),
+            tuple: Tiler::Tuple(Vec::new()),
         }
+    }
+}
+
+/// `out = r`, for the operations without an `_into` form.
+#[inline]
+fn set(out: &mut Layout, r: tessera::Result<Layout>) -> tessera::Result<()> {
+    *out = r?;
+    Ok(())
+}
+
+/// `op(a, t)` into `out`.
+#[inline]
+fn two(op: Two, a: &Layout, t: &Tiler, out: &mut Layout) -> tessera::Result<()> {
+    match op {
+        Two::Composition => match t {
+            Tiler::Layout(b) => algebra::composition_into(a, b, out),
+            _ => set(out, algebra::composition_tiler(a, t)),
+        },
+        Two::LogicalDivide => algebra::logical_divide_into(a, t, out),
+        Two::LogicalProduct => algebra::logical_product_into(a, t, out),
+        Two::Other(f) => set(out, f(a, t)),
+    }
+}
+
+impl Work<'_> {
+    /// Evaluates the call into `s.out` (`tiles`: the job's tuple-tiler layouts).
+    fn run(&self, s: &mut Scratch, tiles: &[&Layout]) -> tessera::Result<()> {
+        let out = &mut s.out;
+        match self {
+            Work::One(op, a) => match op {
+                One::Coalesce => algebra::coalesce_into(a, out),
+                One::Filter => set(out, algebra::filter(a)),
+                One::RightInverse => algebra::right_inverse_into(a, out),
+                One::LeftInverse => algebra::left_inverse_into(a, out),
+            },
+            Work::Layout(Two::Composition, a, b) => algebra::composition_into(a, b, out),
+            Work::Layout(op, a, b) => {
+                let Tiler::Layout(t) = &mut s.layout else {
+                    unreachable!("the scratch layout tiler")
+                };
+                // Only the used part of B is copied.
+                t.assign(b);
+                two(*op, a, &s.layout, out)
+            }
+            Work::Modes(op, a, at, len) => {
+                let Tiler::Tuple(ts) = &mut s.tuple else {
+                    unreachable!("the scratch tuple tiler")
+                };
+                let bs = &tiles[*at as usize..(*at + *len) as usize];
+                ts.truncate(bs.len());
+                while ts.len() < bs.len() {
+                    ts.push(Tiler::Layout(Layout::default()));
+                }
+                for (t, b) in ts.iter_mut().zip(bs) {
+                    if let Tiler::Layout(t) = t {
+                        t.assign(b);
+                    }
+                }
+                two(*op, a, &s.tuple, out)
+            }
+            Work::Tiler(op, a, t) => two(*op, a, t, out),
+            Work::Complement(a, c, disjoint) => complement_into(a, c, *disjoint, out),
+        }
+    }
+}
+
+/// `complement(a, c)` into `out`: the same answers as `complement` of the same arguments
+/// (pycute's face: the tiling complement, else pycute's disjoint one).
+fn complement_into(
+    a: &Layout,
+    c: &Cotarget,
+    disjoint: bool,
+    out: &mut Layout,
+) -> tessera::Result<()> {
+    let leaf;
+    let ct = match c {
+        Cotarget::Default => None,
+        Cotarget::Int(n) => {
+            leaf = IntTuple::leaf(*n);
+            Some(&leaf)
+        }
+        Cotarget::Tuple(t) => Some(&**t),
+    };
+    match ct {
+        // `complement_disjoint` is the tiling complement when there is one, else its own.
+        Some(ct) if disjoint => match algebra::complement::complement_exact_into(a, ct, out) {
+            Err(e) if e.code() == "not_complementable" => {
+                set(out, algebra::complement::complement_disjoint(a, ct))
+            }
+            r => r,
+        },
+        Some(ct) => algebra::complement_into(a, ct, out),
+        None if disjoint => set(
+            out,
+            algebra::complement_exact_default(a).or_else(|e| {
+                if e.code() == "not_complementable" {
+                    algebra::complement::complement_disjoint(a, &IntTuple::leaf(1))
+                } else {
+                    Err(e)
+                }
+            }),
+        ),
+        None => set(out, algebra::complement_default(a)),
     }
 }
 
@@ -111,13 +225,23 @@ impl Work<'_> {
 /// # Safety
 /// The layout must live in an object that stays alive and unchanged for `'a`: `apply_many`
 /// holds a tuple of the `(op, args)` tuples for the whole call, tuples are immutable and layout
-/// objects are frozen, so every layout read directly from an `args` tuple qualifies.
+/// objects are frozen, so every layout read directly from an `args` tuple (or from a tuple in
+/// it) qualifies.
 unsafe fn for_call<'a>(r: LayoutRef<'_>) -> LayoutRef<'a> {
     match r {
         // SAFETY: see the function's contract.
         LayoutRef::Borrowed(l) => LayoutRef::Borrowed(unsafe { &*(l as *const Layout) }),
         LayoutRef::Owned(l) => LayoutRef::Owned(l),
     }
+}
+
+/// `l` with the lifetime `'a` of the whole call.
+///
+/// # Safety
+/// As [`for_call`].
+unsafe fn borrow_for_call<'a>(l: &Layout) -> &'a Layout {
+    // SAFETY: see the function's contract.
+    unsafe { &*(l as *const Layout) }
 }
 
 fn bad_call(o: &Bound<'_, PyAny>) -> PyErr {
@@ -167,11 +291,16 @@ fn op_of(name: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<Op> {
     }))
 }
 
-/// One call converted to native values, and the face of its result.
+/// One call converted to native values, and the face of its result; the layouts of a tuple
+/// tiler are appended to `tiles`.
 ///
 /// # Safety
 /// `call` must be held (with its `args` tuple) for `'a`, see [`for_call`].
-unsafe fn prepare<'a>(call: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<(Work<'a>, Face)> {
+unsafe fn prepare<'a>(
+    call: &Bound<'_, PyAny>,
+    seen: &mut OpCache,
+    tiles: &mut Vec<&'a Layout>,
+) -> PyResult<(Work<'a>, Face)> {
     let t = call.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
     if t.len() != 2 {
         return Err(bad_call(call));
@@ -181,22 +310,19 @@ unsafe fn prepare<'a>(call: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<(
     let args = args.downcast::<PyTuple>().map_err(|_| bad_call(call))?;
     let a0 = args.get_borrowed_item(0)?;
     let face = fast::kind(&a0).face();
-    // SAFETY (each `for_call`): the layouts are read directly from `args`, held by `call`.
+    // SAFETY (each `for_call`, `borrow_for_call`): the layouts are read directly from `args`
+    // (or from a tuple in it), held by `call`.
     let a = unsafe { for_call(layout_ref(&a0, face)?) };
     let work = match op {
         Op::One(f) => Work::One(f, a),
-        Op::Tiler(f) => {
+        Op::Two(f) => {
             let b = args.get_borrowed_item(1)?;
-            match fast::plain(&b) {
-                Some((lb, _)) => {
-                    let lb = unsafe { for_call(LayoutRef::Borrowed(lb)) };
-                    if op_is_composition(f) {
-                        Work::Compose(a, lb)
-                    } else {
-                        Work::TilerLayout(f, a, lb)
-                    }
-                }
-                None => Work::Tiler(f, a, Box::new(tiler_arg(&b, face, 0)?)),
+            if let Some((lb, _)) = fast::plain(&b) {
+                Work::Layout(f, a, unsafe { borrow_for_call(lb) })
+            } else if let Some(w) = unsafe { tuple_of_layouts(&b, tiles) } {
+                Work::Modes(f, a, w.0, w.1)
+            } else {
+                Work::Tiler(f, a, Box::new(tiler_arg(&b, face, 0)?))
             }
         }
         Op::Complement => {
@@ -218,29 +344,102 @@ unsafe fn prepare<'a>(call: &Bound<'_, PyAny>, seen: &mut OpCache) -> PyResult<(
     Ok((work, face))
 }
 
-fn op_is_composition(f: Op2) -> bool {
-    f as usize == algebra::composition_tiler as Op2 as usize
+/// When `b` is a non-empty tuple of layouts (the tiler `tiler_arg` makes a `Tiler::Tuple` of
+/// `Tiler::Layout`s of), appends them to `tiles` and returns where they start and how many.
+///
+/// # Safety
+/// As [`for_call`], for `b`.
+unsafe fn tuple_of_layouts(b: &Bound<'_, PyAny>, tiles: &mut Vec<&Layout>) -> Option<(u32, u32)> {
+    let t = b.downcast::<PyTuple>().ok()?;
+    let at = tiles.len();
+    for x in t.iter_borrowed() {
+        match fast::plain(&x) {
+            // SAFETY: `x` is held by `b`.
+            Some((l, _)) => tiles.push(unsafe { borrow_for_call(l) }),
+            None => {
+                tiles.truncate(at);
+                return None;
+            }
+        }
+    }
+    let len = tiles.len() - at;
+    if len == 0 {
+        return None;
+    }
+    Some((u32::try_from(at).ok()?, u32::try_from(len).ok()?))
 }
 
 /// Calls per unit of work handed to a thread.
 const CHUNK: usize = 128;
 
-/// A chunk of prepared calls and the slots of their results.
-type Job<'a, 's> = (Vec<Work<'a>>, &'s mut [Option<tessera::Result<Layout>>]);
+/// The results of a chunk of calls, compact: each result layout is its profile tokens and its
+/// leaf modes appended to two buffers (no allocation per call, ≈ 20 bytes per mode instead of a
+/// whole inline layout), an error kept aside with its call's index in the chunk.
+#[derive(Default)]
+struct Chunk {
+    toks: Vec<u32>,
+    leaves: Vec<Mode>,
+    /// For call `j`: the ends of its tokens and leaves; an error has no tokens.
+    ends: Vec<(u32, u32)>,
+    /// The errors, by call index (ascending).
+    errs: Vec<(u32, tessera::Error)>,
+}
 
-fn run_job((work, out): Job<'_, '_>) {
-    for (w, slot) in work.iter().zip(out.iter_mut()) {
-        *slot = Some(w.run());
+impl Chunk {
+    /// Appends the next call's result (the layout in `out`, or the error).
+    #[inline]
+    fn push(&mut self, r: tessera::Result<()>, out: &Layout) {
+        match r {
+            Ok(()) => {
+                let t = out.tree();
+                self.toks.extend_from_slice(t.profile());
+                self.leaves.extend_from_slice(t.leaf_slice());
+            }
+            Err(e) => self.errs.push((self.ends.len() as u32, e)),
+        }
+        self.ends
+            .push((self.toks.len() as u32, self.leaves.len() as u32));
+    }
+
+    /// Call `j`'s result, or `None` when none was stored (a worker thread panicked).
+    fn get(&self, j: usize) -> Option<Result<Layout, &tessera::Error>> {
+        let &(t1, l1) = self.ends.get(j)?;
+        let (t0, l0) = if j == 0 { (0, 0) } else { self.ends[j - 1] };
+        if t0 == t1 {
+            let k = self.errs.binary_search_by_key(&(j as u32), |e| e.0).ok()?;
+            return Some(Err(&self.errs[k].1));
+        }
+        // Stored from a layout's own profile and leaves: always well formed.
+        Layout::from_profile(
+            &self.toks[t0 as usize..t1 as usize],
+            &self.leaves[l0 as usize..l1 as usize],
+        )
+        .ok()
+        .map(Ok)
+    }
+}
+
+/// A chunk of prepared calls, the layouts of their tuple tilers, and where their results go.
+type Job<'a, 's> = (Vec<Work<'a>>, Vec<&'a Layout>, &'s mut Chunk);
+
+fn run_job((work, tiles, out): Job<'_, '_>, s: &mut Scratch) {
+    out.toks.reserve(work.len() * 8);
+    out.leaves.reserve(work.len() * 6);
+    out.ends.reserve_exact(work.len());
+    for w in &work {
+        let r = w.run(s, &tiles);
+        out.push(r, &s.out);
     }
 }
 
 /// Takes jobs from `queue` until it is closed and empty.
 fn drain(queue: &Mutex<Receiver<Job<'_, '_>>>) {
+    let mut s = Scratch::new();
     loop {
         // The lock is held only to take a job, not to run it.
         let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
         match job {
-            Ok(job) => run_job(job),
+            Ok(job) => run_job(job, &mut s),
             Err(_) => return,
         }
     }
@@ -249,9 +448,10 @@ fn drain(queue: &Mutex<Receiver<Job<'_, '_>>>) {
 /// The vectorised entry point: evaluates many calls `(op, (A, B...))` in one crossing. The
 /// arguments are read once, with the GIL (layouts borrowed, not copied); while this thread reads
 /// them, `threads - 1` worker threads already evaluate the chunks read so far, and once all are
-/// read this thread releases the GIL and joins them. Returns a [`Results`] sequence: item `i` is
-/// call `i`'s layout (in the face of its first argument) or its error (an instance, not raised),
-/// made into a Python object when asked for.
+/// read this thread releases the GIL and joins them. Each worker writes its results compactly
+/// (one reused output layout, the `_into` operations; no allocation per call). Returns a
+/// [`Results`] sequence: item `i` is call `i`'s layout (in the face of its first argument) or its
+/// error (an instance, not raised), made into a Python object when asked for.
 #[pyfunction]
 #[pyo3(signature = (calls, threads = None))]
 fn apply_many(
@@ -273,8 +473,8 @@ fn apply_many(
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 64)
         .min(n.div_ceil(CHUNK).max(1));
-    let mut items: Vec<Option<tessera::Result<Layout>>> = Vec::with_capacity(n);
-    items.resize_with(n, || None);
+    let mut chunks: Vec<Chunk> = Vec::with_capacity(n.div_ceil(CHUNK));
+    chunks.resize_with(n.div_ceil(CHUNK), Chunk::default);
     let mut faces = Vec::with_capacity(n);
     let mut seen = OpCache::new(n);
     let (tx, rx) = channel::<Job<'_, '_>>();
@@ -284,26 +484,28 @@ fn apply_many(
         let workers: Vec<_> = (1..threads)
             .map(|_| s.spawn(move || drain(queue)))
             .collect();
-        let mut slots = items.chunks_mut(CHUNK);
+        let mut slots = chunks.iter_mut();
         let mut start = 0;
+        let mut scratch = (threads == 1).then(Scratch::new);
         let read = (|| -> PyResult<()> {
             while start < n {
                 let end = (start + CHUNK).min(n);
                 let mut work = Vec::with_capacity(end - start);
+                let mut tiles = Vec::new();
                 for i in start..end {
                     let call = held.get_borrowed_item(i)?;
                     // SAFETY: `held` keeps `call` alive until this function returns, after the
                     // scope has joined every thread that reads `work`.
-                    let (w, f) = unsafe { prepare(&call, &mut seen)? };
+                    let (w, f) = unsafe { prepare(&call, &mut seen, &mut tiles)? };
                     work.push(w);
                     faces.push(f);
                 }
-                let out = slots.next().expect("one slot chunk per work chunk");
-                if threads == 1 {
-                    run_job((work, out));
-                } else if let Err(e) = tx.send((work, out)) {
+                let out = slots.next().expect("one chunk per work chunk");
+                if let Some(s) = scratch.as_mut() {
+                    run_job((work, tiles, out), s);
+                } else if let Err(e) = tx.send((work, tiles, out)) {
                     // Every worker is gone (only a panic does that): run it here.
-                    run_job(e.0);
+                    run_job(e.0, scratch.get_or_insert_with(Scratch::new));
                 }
                 start = end;
             }
@@ -315,16 +517,16 @@ fn apply_many(
         py.allow_threads(|| {
             drain(queue);
             for w in workers {
-                // A worker that panicked left `None` in its slots: reported per item.
+                // A worker that panicked left its chunk short: reported per item.
                 let _ = w.join();
             }
         });
         read
     });
-    // The queue (empty and closed now) borrows the result slots.
+    // The queue (empty and closed now) borrows the chunks.
     drop(queue);
     result?;
-    Ok(Results { items, faces })
+    Ok(Results { chunks, faces })
 }
 
 /// Operation names already seen in this call, by the address of their `str` object (held by the
@@ -359,18 +561,17 @@ impl OpCache {
 }
 
 /// The results of [`apply_many`], native: a sequence whose items (layouts, or error instances)
-/// become Python objects when read.
+/// become Python objects when read. Stored compactly ([`Chunk`]s of [`CHUNK`] calls).
 #[pyclass(module = "tessera._tessera", name = "Results", frozen, sequence)]
 pub struct Results {
-    /// `None` only where a worker thread panicked.
-    items: Vec<Option<tessera::Result<Layout>>>,
+    chunks: Vec<Chunk>,
     faces: Vec<Face>,
 }
 
 impl Results {
     fn item(&self, py: Python<'_>, i: usize) -> PyResult<PyObject> {
-        let e = match &self.items[i] {
-            Some(Ok(l)) => return fast::new_layout(py, self.faces[i], l.clone()),
+        let e = match self.chunks[i / CHUNK].get(i % CHUNK) {
+            Some(Ok(l)) => return fast::new_layout(py, self.faces[i], l),
             Some(Err(e)) => e.clone(),
             None => tessera::Error::Type {
                 op: "apply_many".into(),
@@ -386,11 +587,11 @@ impl Results {
 #[pymethods]
 impl Results {
     fn __len__(&self) -> usize {
-        self.items.len()
+        self.faces.len()
     }
     /// Item `i` (negative counts from the end), or a list for a slice.
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let n = self.items.len() as isize;
+        let n = self.faces.len() as isize;
         if let Ok(s) = key.downcast::<PySlice>() {
             let ind = s.indices(n)?;
             let mut out = Vec::new();
@@ -419,22 +620,24 @@ impl Results {
     }
     /// Every item as a Python object, in a list.
     fn tolist(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let out = (0..self.items.len())
+        let out = (0..self.faces.len())
             .map(|i| self.item(py, i))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(PyList::new(py, out)?.into_any().unbind())
     }
     /// How many calls failed.
     fn error_count(&self) -> usize {
-        self.items
+        // Errors, and the calls of a chunk that a panicked worker left short.
+        self.chunks
             .iter()
-            .filter(|r| !matches!(r, Some(Ok(_))))
-            .count()
+            .map(|c| c.errs.len() + (CHUNK - c.ends.len()))
+            .sum::<usize>()
+            - (self.chunks.len() * CHUNK - self.faces.len())
     }
     fn __repr__(&self) -> String {
         format!(
             "<tessera.Results of {} calls, {} errors>",
-            self.items.len(),
+            self.faces.len(),
             self.error_count()
         )
     }

@@ -8,7 +8,8 @@
 //! in `proofs/Composition.v` (`certificate_sound`), and `complementZ`, Rust's `complement` with an
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
-//! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`). This test generates layouts with a fixed seed, asks both sides and
+//! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
+//! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`. This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -19,7 +20,8 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::layout::{IntTuple, Swizzle};
+use tessera::domain::{Decision, Extent, Fact, Facts};
+use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
 /// Cases per operation.
@@ -151,8 +153,9 @@ fn coalesce_agrees_with_the_extracted_proof() {
     coalesce_cases(0x7E55_E7A1_C0A1_E5CE, false);
 }
 
-/// The same with signed strides: there the extracted function is proved to keep the function
-/// (`rust_coalesceZ_preserves_eval`), but the unique normal form only for strides >= 0.
+/// The same with signed strides: there too the extracted function keeps the function
+/// (`rust_coalesceZ_preserves_eval`) and returns the unique normal form
+/// (`rust_coalesceZ_unique_normal_form`, `proofs/CoalesceSignedNF.v`).
 #[test]
 #[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
 fn coalesce_agrees_with_the_extracted_function_on_signed_strides() {
@@ -600,4 +603,295 @@ fn swizzle_agrees_with_the_extracted_proof() {
         rust.push(sw.apply(x).to_string());
     }
     compare("swizzle", &requests, &rust);
+}
+
+/// A random nested layout of at most `budget` leaves: its shape and stride in CuTe's notation and
+/// its encoding for the extracted `ztree` ("L e s" for a leaf, "N k ..." for a node of `k`
+/// children). Strides of any sign, often packed against the previous leaf, extents often 1.
+fn random_tree(
+    rng: &mut Rng,
+    depth: u32,
+    budget: &mut usize,
+    prev: &mut Option<(i64, i64)>,
+) -> (String, String, String) {
+    if depth == 0 || *budget <= 1 || rng.range(0, 2) == 0 {
+        *budget = budget.saturating_sub(1);
+        let e = match rng.range(0, 9) {
+            0..=2 => 1,
+            3 => rng.range(9, 40),
+            _ => rng.range(2, 8),
+        };
+        let s = match (rng.range(0, 5), *prev) {
+            (0 | 1, Some((pe, ps))) => pe * ps,
+            (2, _) => 0,
+            _ => rng.range(-40, 40),
+        };
+        *prev = Some((e, s));
+        return (e.to_string(), s.to_string(), format!("L {e} {s}"));
+    }
+    let k = rng.range(1, 3) as usize;
+    let (mut shapes, mut strides, mut codes) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..k {
+        if *budget == 0 {
+            break;
+        }
+        let (sh, st, code) = random_tree(rng, depth - 1, budget, prev);
+        shapes.push(sh);
+        strides.push(st);
+        codes.push(code);
+    }
+    if codes.len() == 1 {
+        // Rust's notation reads `(x)` as `x`: a node of one child is that child.
+        return (shapes.remove(0), strides.remove(0), codes.remove(0));
+    }
+    (
+        format!("({})", shapes.join(",")),
+        format!("({})", strides.join(",")),
+        format!("N {} {}", codes.len(), codes.join(" ")),
+    )
+}
+
+/// A random coordinate of the domain of the nested shape `shape` (CuTe's notation), mixing
+/// integers for whole sub-tuples (a quarter of the time) with tuples: CuTe's text and the
+/// encoding for the extracted `zcoord` ("I x", "U k ...").
+fn random_coord(rng: &mut Rng, shape: TreeRef<'_, i64>) -> (String, String) {
+    if shape.is_leaf() || rng.range(0, 3) == 0 {
+        let size: i64 = shape.leaves().product();
+        let x = rng.range(0, size - 1);
+        return (x.to_string(), format!("I {x}"));
+    }
+    let (mut texts, mut codes) = (Vec::new(), Vec::new());
+    for m in shape.modes() {
+        let (t, c) = random_coord(rng, m);
+        texts.push(t);
+        codes.push(c);
+    }
+    (
+        format!("({})", texts.join(",")),
+        format!("U {} {}", codes.len(), codes.join(" ")),
+    )
+}
+
+/// Nested layouts with strides of any sign (`proofs/ZTree.v`): at a random index `i` of the
+/// domain, Rust's `eval(i)` and CuTe's `crd2idx(idx2crd(i, shape), stride)` must equal the
+/// extracted `zteval` (the tree model, which `zflatten_preserves_eval` proves equal to the
+/// flattening's function), and Rust's `coalesce` must equal the extracted
+/// `rust_coalesceZ (zflatten t)` (proved the unique normal form of the tree's function for any
+/// strides: `ztree_coalesce`, `rust_coalesceZ_unique_normal_form`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn nested_layouts_agree_with_the_extracted_tree_model() {
+    let mut rng = Rng(0x02E5_7ED7_2EE5);
+    let mut eval_req = Vec::with_capacity(CASES);
+    let mut eval_rust = Vec::with_capacity(CASES);
+    let mut crd_rust = Vec::with_capacity(CASES);
+    let mut coal_req = Vec::with_capacity(CASES);
+    let mut coal_rust = Vec::with_capacity(CASES);
+    let mut nested = 0;
+    for _ in 0..CASES {
+        let mut budget = rng.range(1, 7) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 3, &mut budget, &mut None);
+        let text = format!("{shape}:{stride}");
+        let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        if l.depth() > 1 {
+            nested += 1;
+        }
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        eval_req.push(format!("t {i} {code}"));
+        eval_rust.push(l.eval(i).expect("eval").to_string());
+        let crd = idx2crd(i, &l.shape()).expect("idx2crd");
+        crd_rust.push(l.crd2idx(&crd).expect("crd2idx").to_string());
+        coal_req.push(format!("T {code}"));
+        coal_rust.push(show(&coalesce(&l).expect("coalesce")));
+    }
+    assert!(nested >= CASES / 4, "only {nested} nested layouts");
+    eprintln!("nested layouts: {nested} of {CASES} have depth > 1");
+    compare("nested eval", &eval_req, &eval_rust);
+    compare("nested crd2idx(idx2crd)", &eval_req, &crd_rust);
+    compare("nested coalesce", &coal_req, &coal_rust);
+}
+
+/// Nested coordinates (`proofs/ZCoord.v`): Rust's `idx2crd(i, shape)` must equal the extracted
+/// `idx2crd` (proved a bijection from `[0, size)` onto the congruent coordinates of the domain:
+/// `idx2crd_spec`, `idx2crd_lin`), and Rust's `crd2idx` at a random coordinate of the domain
+/// (integers standing for whole sub-tuples a quarter of the time) must equal the extracted
+/// `crd2idx` (proved to evaluate the coordinate as its colexicographic index: `crd2idx_lin`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn nested_coordinates_agree_with_the_extracted_model() {
+    let mut rng = Rng(0x0C00_2D17_A7E5);
+    let mut idx_req = Vec::with_capacity(CASES);
+    let mut idx_rust = Vec::with_capacity(CASES);
+    let mut crd_req = Vec::with_capacity(CASES);
+    let mut crd_rust = Vec::with_capacity(CASES);
+    let mut mixed = 0;
+    for _ in 0..CASES {
+        let mut budget = rng.range(1, 7) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 3, &mut budget, &mut None);
+        let text = format!("{shape}:{stride}");
+        let l: Layout = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        idx_req.push(format!("q {i} {code}"));
+        idx_rust.push(idx2crd(i, &l.shape()).expect("idx2crd").to_string());
+        let shape = l.shape();
+        let (crd_text, crd_code) = random_coord(&mut rng, shape.as_ref());
+        let crd: IntTuple = crd_text.parse().expect("coordinate");
+        if crd.as_ref().depth() < shape.as_ref().depth() {
+            mixed += 1;
+        }
+        crd_req.push(format!("r {code} {crd_code}"));
+        crd_rust.push(l.crd2idx(&crd).expect("crd2idx").to_string());
+    }
+    eprintln!("nested coordinates: {mixed} of {CASES} shallower than their shape");
+    compare("nested idx2crd", &idx_req, &idx_rust);
+    compare("nested crd2idx", &crd_req, &crd_rust);
+}
+
+/// A random extent expression over the symbols `N0`, `N1`, `N2` (built with the raw constructors,
+/// not the folding ones) and its encoding for the extracted `extent`.
+fn random_extent(rng: &mut Rng, depth: u32) -> (Extent, String) {
+    let leaf = depth == 0 || rng.range(0, 2) == 0;
+    if leaf {
+        if rng.range(0, 1) == 0 {
+            let c = rng.range(-3, 40);
+            return (Extent::Const(c), format!("c {c}"));
+        }
+        let s = rng.range(0, 2);
+        return (Extent::Sym(format!("N{s}")), format!("s {s}"));
+    }
+    match rng.range(0, 3) {
+        0 => {
+            let (e, code) = random_extent(rng, depth - 1);
+            let c = rng.range(-5, 5);
+            (Extent::Add(Box::new(e), c), format!("a {code} {c}"))
+        }
+        1 => {
+            let (e, code) = random_extent(rng, depth - 1);
+            let c = rng.range(1, 8);
+            (Extent::CeilDiv(Box::new(e), c), format!("d {code} {c}"))
+        }
+        k => {
+            let (a, ca) = random_extent(rng, depth - 1);
+            let (b, cb) = random_extent(rng, depth - 1);
+            if k == 2 {
+                (
+                    Extent::Plus(Box::new(a), Box::new(b)),
+                    format!("p {ca} {cb}"),
+                )
+            } else {
+                (
+                    Extent::Mul(Box::new(a), Box::new(b)),
+                    format!("m {ca} {cb}"),
+                )
+            }
+        }
+    }
+}
+
+fn decision_letter(d: Decision) -> &'static str {
+    match d {
+        Decision::Yes => "Y",
+        Decision::No => "N",
+        Decision::Unknown => "U",
+    }
+}
+
+/// The symbolic decisions behind the predicate rules (`proofs/Symbolic.v`): for random facts
+/// (Rust's `Facts::assume`; facts it refuses as contradictory are left out on both sides) and
+/// random extents, Rust's `known_divisor`, `lower_bound`, `eval`, `Facts::divides` and
+/// `Facts::at_least` must equal the extracted functions (proved: the known divisor divides every
+/// allowed value, the lower bound is below it, `Yes`/`No` are sound: `known_divisor_sound`,
+/// `lower_bound_sound`, `divides_yes`, `divides_no`, `at_least_yes`, `at_least_no`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn symbolic_decisions_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_1AB0_11C5);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut yes, mut refused) = (0, 0);
+    for _ in 0..CASES {
+        let mut facts = Facts::default();
+        let mut codes = Vec::new();
+        for _ in 0..rng.range(0, 4) {
+            let s = rng.range(0, 2);
+            let (fact, code) = match rng.range(0, 2) {
+                0 => {
+                    let m = rng.range(1, 16);
+                    (Fact::Divisible(format!("N{s}"), m), format!("D {s} {m}"))
+                }
+                1 => {
+                    let c = rng.range(-5, 20);
+                    (Fact::AtLeast(format!("N{s}"), c), format!("A {s} {c}"))
+                }
+                _ => {
+                    let c = rng.range(1, 60);
+                    (Fact::Equals(format!("N{s}"), c), format!("E {s} {c}"))
+                }
+            };
+            // `Facts::assume` can leave a refused fact behind (it records before it checks), so
+            // a refused fact is tried on a copy.
+            let mut trial = facts.clone();
+            if trial.assume(fact).is_ok() {
+                facts = trial;
+                codes.push(code);
+            } else {
+                refused += 1;
+            }
+        }
+        let (e, ecode) = random_extent(&mut rng, 3);
+        let f = rng.range(-3, 12);
+        let c = rng.range(-5, 30);
+        let mut req = format!("y {}", codes.len());
+        for code in &codes {
+            req.push(' ');
+            req.push_str(code);
+        }
+        requests.push(format!("{req} {ecode} {f} {c}"));
+        let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+        let div = facts.divides(f, &e).expect("divides");
+        if div == Decision::Yes {
+            yes += 1;
+        }
+        rust.push(format!(
+            "{} {} {} {} {}",
+            e.known_divisor(&facts),
+            opt(e.lower_bound(&facts)),
+            opt(e.eval(&facts).expect("eval")),
+            decision_letter(div),
+            decision_letter(facts.at_least(&e, c).expect("at_least"))
+        ));
+    }
+    eprintln!("symbolic: {yes} divisibility decisions Yes, {refused} contradictory facts left out");
+    compare("symbolic decisions", &requests, &rust);
+}
+
+/// Swizzled layouts (`proofs/SwizzleLayout.v`): Rust's `ComposedLayout` `Sw<B,M,S> o O o L`, for a
+/// random legal swizzle, offset and nested layout `L` (strides of any sign), at a random index of
+/// `L`'s domain, must equal the extracted `swizzled` (proved one to one, and a bijection of
+/// `[0, 2^k)` when `O + L` is: `swizzled_injective`, `swizzled_bijection`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn swizzled_layouts_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x5_1221_ED1A);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    while requests.len() < CASES {
+        let b = rng.range(0, 4);
+        let m = rng.range(0, 5);
+        let mag = rng.range(b, 6);
+        let sh = if rng.range(0, 1) == 0 { mag } else { -mag };
+        let sw = Swizzle::new(b, m, sh).expect("legal");
+        let mut budget = rng.range(1, 5) as usize;
+        let (shape, stride, code) = random_tree(&mut rng, 2, &mut budget, &mut None);
+        let l: Layout = format!("{shape}:{stride}").parse().expect("layout");
+        let size = l.size().expect("size");
+        let i = rng.range(0, size - 1);
+        let o = rng.range(-64, 256);
+        let c = ComposedLayout::new(sw.into(), o, l.into());
+        requests.push(format!("w {b} {m} {sh} {o} {i} {code}"));
+        rust.push(c.eval(i).expect("eval").to_string());
+    }
+    compare("swizzled layouts", &requests, &rust);
 }

@@ -406,17 +406,79 @@ pub fn complement_disjoint(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
             bound: limit,
         });
     }
-    let image: std::collections::HashSet<i64> =
-        (0..sa).map(|i| a.eval(i)).collect::<Result<_>>()?;
-    let mut prev = -1i64;
+    let mut vals = Vec::with_capacity(sr as usize);
     for i in 0..sr {
         let v = r.eval(i)?;
-        if v <= prev || (i > 0 && image.contains(&v)) {
+        if vals.last().is_some_and(|&p| v <= p) {
             return Err(strong);
         }
-        prev = v;
+        vals.push(v);
+    }
+    // A's image is the image of its filtered modes `f` (0 is in both images).
+    if image_meets(&f, &vals[1..])? {
+        return Err(strong);
     }
     Ok(r)
+}
+
+/// Whether a value of the image of the flat layout `modes` (shapes ≥ 1, strides ≥ 0) is in
+/// `sorted` (ascending). The mode with the most elements, `s:d`, is not enumerated: the other
+/// modes' values `v` are (an odometer, one addition per step), and for each the values of
+/// `sorted` in `[v, v + (s-1)·d]` are tested for `d ∣ x - v` (or, when there are more of them
+/// than `s`, the `s` values `v + j·d` are looked up). At most `size(modes)` steps in all, which
+/// the caller bounds; no allocation past the counters.
+fn image_meets(modes: &[Mode], sorted: &[i64]) -> Result<bool> {
+    use crate::layout::buf::Buf;
+    let (Some(&lo), Some(&hi)) = (sorted.first(), sorted.last()) else {
+        return Ok(false);
+    };
+    let Some(k) = (0..modes.len()).max_by_key(|&i| modes[i].shape) else {
+        return Ok(sorted.contains(&0));
+    };
+    // Every partial sum is at most the largest value, so no step below overflows.
+    let mut spans: Buf<i64, 16> = Buf::new();
+    for m in modes {
+        spans.push(arith::mul(m.shape - 1, m.stride)?);
+    }
+    spans.iter().try_fold(0i64, |acc, &s| arith::add(acc, s))?;
+    let (inner, span) = (modes[k], spans[k]);
+    let mut idx: Buf<i64, 16> = Buf::from_elem(0, modes.len());
+    let mut v = 0i64;
+    loop {
+        if v <= hi && v + span >= lo {
+            let from = sorted.partition_point(|&x| x < v);
+            let to = sorted.partition_point(|&x| x <= v + span);
+            let cands = &sorted[from..to];
+            let hit = if inner.stride == 0 {
+                cands.first() == Some(&v)
+            } else if cands.len() as i64 <= inner.shape {
+                cands.iter().any(|&x| (x - v) % inner.stride == 0)
+            } else {
+                (0..inner.shape).any(|j| cands.binary_search(&(v + j * inner.stride)).is_ok())
+            };
+            if hit {
+                return Ok(true);
+            }
+        }
+        let mut i = 0;
+        loop {
+            if i == k {
+                i += 1;
+                continue;
+            }
+            let Some(m) = modes.get(i) else {
+                return Ok(false);
+            };
+            if idx[i] + 1 < m.shape {
+                idx[i] += 1;
+                v += m.stride;
+                break;
+            }
+            idx[i] = 0;
+            v -= spans[i];
+            i += 1;
+        }
+    }
 }
 
 /// The branch of [`complement`] for an injective layout that is not tractable: CuTe C++'s
@@ -603,6 +665,32 @@ pub fn complement_exact(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     let f = filter_modes(a.tree())?;
     tractable(a, &f)?;
     complement_filtered(a, &f, cotarget.as_ref().leaf_slice())
+}
+
+/// [`complement_exact`] writing its result into `out` (whose storage is reused; nothing is
+/// returned by value). On error `out` is `1:0`.
+///
+/// Pre/Post: as [`complement_exact`].
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_exact_into};
+/// let a: Layout = "(2,2):(1,6)".parse().unwrap();
+/// let mut out = Layout::default();
+/// complement_exact_into(&a, &"24".parse().unwrap(), &mut out).unwrap();
+/// assert_eq!(out.to_string(), "(3,2):(2,12)");
+/// let b: Layout = "(2,2):(1,5)".parse().unwrap(); // 2·1 ∤ 5
+/// assert!(complement_exact_into(&b, &"20".parse().unwrap(), &mut out).is_err());
+/// ```
+pub fn complement_exact_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
+    guarded(out, |out| {
+        crate::layout::check_shape(cotarget)?;
+        let res = out.t.vals_mut();
+        filter_modes_into(a.tree(), res)?;
+        tractable(a, res)?;
+        complement_in_place(a, cotarget.as_ref().leaf_slice(), res)?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
 }
 
 /// [`complement_exact`] with CuTe C++'s default cotarget `cosize(filter(A))`.

@@ -122,6 +122,35 @@ impl Layout {
         Layout { t }
     }
 
+    /// The layout with the pre-order profile `profile` and the leaf modes `leaves`: the inverse
+    /// of `(l.tree().profile(), l.tree().leaf_slice())`, for storing layouts compactly.
+    ///
+    /// Pre: `profile` is one complete tree of `leaves.len()` leaves; every shape ≥ 1.
+    /// Post: `tree().profile() == profile` and `tree().leaf_slice() == leaves`.
+    ///
+    /// ```
+    /// use tessera::layout::Layout;
+    /// let l: Layout = "(2,(2,2)):(4,(1,2))".parse().unwrap();
+    /// let t = l.tree();
+    /// assert_eq!(Layout::from_profile(t.profile(), t.leaf_slice()).unwrap(), l);
+    /// assert!(Layout::from_profile(&[3, 0], t.leaf_slice()).is_err());
+    /// ```
+    pub fn from_profile(profile: &[u32], leaves: &[Mode]) -> Result<Layout> {
+        if let Some(m) = leaves.iter().find(|m| m.shape < 1) {
+            return Err(Error::NonPositiveShape {
+                value: m.shape,
+                context: "a layout from its profile".into(),
+            });
+        }
+        Tree::from_profile(profile, leaves)
+            .map(|t| Layout { t })
+            .ok_or_else(|| Error::NotCongruent {
+                what: "layout profile and leaves".into(),
+                left: format!("{profile:?}"),
+                right: format!("{} leaves", leaves.len()),
+            })
+    }
+
     /// A flat layout of the given modes (a rank-1 tuple stays a tuple).
     pub(crate) fn flat<I: IntoIterator<Item = Mode>>(modes: I) -> Layout {
         Layout {

@@ -286,6 +286,37 @@ impl<'a, T: Copy + Default> TreeRef<'a, T> {
     }
 }
 
+impl<T: Copy + Default> Tree<T> {
+    /// The tree with the pre-order `profile` ([`TreeRef::profile`]) and the leaves `vals`, or
+    /// `None` when `profile` is not exactly one complete tree of `vals.len()` leaves.
+    pub fn from_profile(profile: &[u32], vals: &[T]) -> Option<Self> {
+        let mut pending = 1usize;
+        let mut leaves = 0usize;
+        for &t in profile {
+            // A token after the tree is complete is not part of one tree.
+            pending = pending.checked_sub(1)?;
+            if t == LEAF {
+                leaves += 1;
+            } else {
+                pending = pending.checked_add((t - 1) as usize)?;
+            }
+        }
+        (pending == 0 && leaves == vals.len()).then(|| Tree {
+            toks: Buf::from_slice(profile),
+            vals: Buf::from_slice(vals),
+        })
+    }
+}
+
+impl<'a, T: Copy> TreeRef<'a, T> {
+    /// The pre-order profile: `0` for a leaf, `1 + n` for a tuple of `n` children (what
+    /// [`Tree::from_profile`] takes back, with [`TreeRef::leaf_slice`]).
+    #[inline]
+    pub fn profile(self) -> &'a [u32] {
+        self.toks
+    }
+}
+
 impl<'a, T: Copy> TreeRef<'a, T> {
     /// The pre-order profile tokens.
     #[inline]
