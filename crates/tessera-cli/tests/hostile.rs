@@ -299,6 +299,24 @@ fn cases() -> Vec<Case> {
             Want::Error("aliasing_alloc", 1),
         ),
         sched(
+            "aliasing allocation, first collision at point 2^15, beside 40,000 extent-1 dimensions",
+            &{
+                let mut t = wide(16, 0, "");
+                let (mut ids, mut st) = (String::new(), String::new());
+                for i in 0..40_000 {
+                    t.push_str(&format!("R{i} = iter 1\n"));
+                    ids.push_str(&format!(" R{i}"));
+                    st.push_str(" 1");
+                }
+                for i in 0..16 {
+                    ids.push_str(&format!(" A{i}"));
+                    st.push_str(&format!(" {}", if i == 0 { 32767 } else { 1 << (15 - i) }));
+                }
+                format!("{t}alloc{ids} strides{st}\n")
+            },
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
             "IterDomain allocated twice",
             "I0 = iter 6\nI1, I2 = split I0 by 3\nalloc I1 I1\n",
             Want::Error("aliasing_alloc", 1),

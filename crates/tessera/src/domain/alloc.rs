@@ -143,26 +143,37 @@ pub fn check_aliasing(s: &Schedule) -> Result<()> {
 }
 
 /// Two coordinates (row-major over `ext`) with the same offset, when the domain has at most
-/// 2^16 points.
+/// 2^16 points. Only the dimensions of extent > 1 are enumerated (at most 16 of them; the others
+/// are 0), so the search costs O(2^16 · 16) however many dimensions of extent 1 there are.
 fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
     let n = ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e))?;
     if n > 1 << 16 {
         return None;
     }
+    let active: Vec<usize> = (0..ext.len()).filter(|&k| ext[k] > 1).collect();
     let coord = |mut i: i64| {
-        let mut c = vec![0; ext.len()];
-        for k in (0..ext.len()).rev() {
-            c[k] = i % ext[k];
-            i /= ext[k];
+        let mut c = vec![0; active.len()];
+        for j in (0..active.len()).rev() {
+            c[j] = i % ext[active[j]];
+            i /= ext[active[j]];
         }
         c
     };
+    let full = |c: &[i64]| {
+        let mut f = vec![0; ext.len()];
+        for (j, &k) in active.iter().enumerate() {
+            f[k] = c[j];
+        }
+        f
+    };
     let mut seen = std::collections::HashMap::new();
+    super::steps::tick(ext.len());
     for i in 0..n {
+        super::steps::tick(active.len() + 1);
         let c = coord(i);
-        let off = c.iter().zip(st).map(|(a, b)| a * b).sum::<i64>();
+        let off = c.iter().zip(&active).map(|(a, &k)| a * st[k]).sum::<i64>();
         if let Some(&j) = seen.get(&off) {
-            return Some((coord(j), c, off));
+            return Some((full(&coord(j)), full(&c), off));
         }
         seen.insert(off, i);
     }
