@@ -24,9 +24,10 @@
     The flags [divisible] and [closed] stand for Rust's decisions
     [split_divisible] and [xor_closed]; [Symbolic.v] proves that their
     [Yes] means what [step_valid] says.  Theorem 5 as a congruence is
-    [Normalize.v].  Not covered: conditions dropped by the enumeration pass
-    (Rust checks those by enumeration, on concrete extents), and that
-    Rust's worklist closure yields an acyclic list. *)
+    [Normalize.v]; [Closure.v] proves that Rust's worklist closure yields
+    an [acyclic_justified] list.  Not covered: conditions dropped by the
+    enumeration pass (Rust checks those by enumeration, on concrete
+    extents). *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.

@@ -93,6 +93,19 @@ Proof.
   destruct (ztiles_nonneg_strides t C N Pt PC T) as [H _]. specialize (H m Hin Hm). lia.
 Qed.
 
+(** A tiling meets the tree only at offset 0, and only at index 0 of both:
+    the complement is disjoint from the tree (seed III's disjointness, on
+    trees with any strides). *)
+Corollary ztiles_disjoint : forall t C N i j, ztpos t -> zpos C -> ztiles t C N ->
+  0 <= i < ztsize t -> 0 <= j < zsize C -> zteval t i = zeval C j -> i = 0 /\ j = 0.
+Proof.
+  intros t C N i j Pt PC [_ [T2 _]] Hi Hj E.
+  pose proof (ztsize_pos t Pt). pose proof (zsize_pos C PC).
+  destruct (T2 i 0 0 j Hi ltac:(lia) ltac:(lia) Hj) as [Ei Ej].
+  - rewrite zeval_zero, zteval_zero by exact Pt. lia.
+  - split; [exact Ei | symmetry; exact Ej].
+Qed.
+
 (** ** On [nat] trees, [ztiles] is [htiles] *)
 
 Close Scope Z_scope.

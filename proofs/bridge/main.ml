@@ -20,6 +20,15 @@
                              is "I x" (an integer) or "U k CRD1 .. CRDk" (a tuple)
      q i TREE            ->  idx2crd TREE i, written as CuTe writes it: "(1,(0,2))"
      w B M S O i TREE    ->  swizzled B M S O TREE i = Sw<B,M,S>(O + TREE(i))
+     z fuel R RULE1 .. RULER C c1 .. cC O o1 .. oO
+                         ->  dropped rules (closure rules [c1..] fuel) [o1..], written
+                             "x:p1,p2 y:" (each dropped id and its rule's premises),
+                             where RULE is "k p1 .. pk c" (premises, conclusion)
+     v L l1 .. lL T STEP1 .. STEPT
+                         ->  rust_rules [l1..] [STEP1..] written "p1,p2>c ..." where
+                             STEP is "0 input outer inner back divisible",
+                             "1 outer inner output back", "2 input output l r"
+                             or "3 x y out_x out_y closed" (flags 0 or 1)
      y k FACT1 .. FACTk EXPR f c
                          ->  for the facts [facts_of [FACT1; ...]] and the extent
                              EXPR: "kd lb ev div atl" = known_divisor, lower_bound
@@ -162,6 +171,65 @@ let rec expr_item = function
 let show_opt = function Some v -> string_of_int (int_of_z v) | None -> "-"
 let show_dec = function Yes -> "Y" | No -> "N" | Unknown -> "U"
 
+let rec int_of_nat = function O -> 0 | S n -> 1 + int_of_nat n
+
+let closure_request ints =
+  let nat_item = function x :: rest -> (nat_of_int x, rest) | [] -> failwith "truncated id" in
+  let rule_item = function
+    | k :: rest -> (
+        let ps, rest = take k nat_item rest in
+        match rest with
+        | c :: rest -> (Pair (coq_of_list ps, nat_of_int c), rest)
+        | [] -> failwith "truncated rule")
+    | [] -> failwith "truncated rule" in
+  match ints with
+  | fuel :: r :: rest -> (
+      let rules, rest = take r rule_item rest in
+      match rest with
+      | c :: rest -> (
+          let chosen, rest = take c nat_item rest in
+          match rest with
+          | o :: rest ->
+              let order, rest = take o nat_item rest in
+              if rest <> [] then failwith "trailing integers";
+              let rules = coq_of_list rules in
+              let js = dropped rules (closure rules (coq_of_list chosen) (nat_of_int fuel))
+                         (coq_of_list order) in
+              String.concat " "
+                (List.map
+                   (fun (Pair (x, ps)) ->
+                     string_of_int (int_of_nat x) ^ ":"
+                     ^ String.concat "," (List.map (fun p -> string_of_int (int_of_nat p)) (list_of_coq ps)))
+                   (list_of_coq js))
+          | [] -> failwith "missing order")
+      | [] -> failwith "missing chosen")
+  | _ -> failwith "missing rules"
+
+let rules_request ints =
+  let b v = if v = 0 then False else True in
+  let n = nat_of_int in
+  let step_item = function
+    | 0 :: i :: o :: inn :: bk :: dv :: rest -> (SSplit (n i, n o, n inn, b bk, b dv), rest)
+    | 1 :: o :: inn :: out :: bk :: rest -> (SMerge (n o, n inn, n out, b bk), rest)
+    | 2 :: i :: o :: l :: r :: rest -> (SResize (n i, n o, z_of_int l, z_of_int r), rest)
+    | 3 :: x :: y :: ox :: oy :: c :: rest -> (SSwizzle (n x, n y, n ox, n oy, b c), rest)
+    | _ -> failwith "bad step" in
+  match ints with
+  | nl :: rest -> (
+      let loops, rest = take nl (function x :: r -> (n x, r) | [] -> failwith "truncated") rest in
+      match rest with
+      | ns :: rest ->
+          let steps, rest = take ns step_item rest in
+          if rest <> [] then failwith "trailing integers";
+          String.concat " "
+            (List.map
+               (fun (Pair (ps, c)) ->
+                 String.concat "," (List.map (fun p -> string_of_int (int_of_nat p)) (list_of_coq ps))
+                 ^ ">" ^ string_of_int (int_of_nat c))
+               (list_of_coq (rust_rules (coq_of_list loops) (coq_of_list steps))))
+      | [] -> failwith "missing steps")
+  | [] -> failwith "missing loops"
+
 let symbolic tokens =
   match tokens with
   | k :: rest -> (
@@ -212,6 +280,8 @@ let answer line =
       if rest <> [] then failwith "trailing tokens";
       match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
   | "y" :: tokens -> symbolic tokens
+  | "z" :: ints -> closure_request (List.map int_of_string ints)
+  | "v" :: ints -> rules_request (List.map int_of_string ints)
   | "w" :: b :: m :: sh :: o :: i :: tokens ->
       let z v = z_of_int (int_of_string v) in
       string_of_int (int_of_z (swizzled (z b) (z m) (z sh) (z o) (tree_of tokens) (z i)))

@@ -5,7 +5,8 @@
 # tractability test's divisibility, the rest's fix-up when CuTe's fold falls
 # short of a shape cotarget), two of the tree model (the index a node
 # hands its next child, the flattening), two of nested coordinates, two
-# of the symbolic decisions and one of swizzled layouts.  For each it rebuilds the executable and runs
+# of the symbolic decisions, one of swizzled layouts, two of the
+# predicates' forward chaining and one of their rules.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -24,7 +25,7 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested symbolic swizzled"),
+    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
     ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
@@ -54,6 +55,16 @@ mutants = [
      "               | True -> True\n               | False -> True with", "symbolic"),
     ("swizzled layout: the offset added after the swizzle",
      "swizzle b m s (Z.add o (zteval t i))", "Z.add o (swizzle b m s (zteval t i))", "swizzled"),
+    ("closure: a rule fires one premise early",
+     "(match Nat.eqb (sub (s.missing k) (S O)) O with",
+     "(match Nat.leb (sub (s.missing k) (S O)) (S O) with", "forward_chaining"),
+    ("closure: a later rule overwrites the justification",
+     "  | Some _ -> s\n  | None -> set_proved s (concl rules k) (Some k)",
+     "  | Some _ -> { s with proved = upd0 s.proved (concl rules k) (Some (Some k)) }\n"
+     "  | None -> set_proved s (concl rules k) (Some k)", "forward_chaining"),
+    ("rules: a slice also gets Theorem 3",
+     "    (match match Z.leb Z0 l with\n           | True -> Z.leb Z0 r\n",
+     "    (match match Z.leb Z0 (Z.add l r) with\n           | True -> True\n", "forward_chaining"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

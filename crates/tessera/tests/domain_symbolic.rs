@@ -141,3 +141,27 @@ fn hole_freedom_decided_symbolically() {
     let twelve = analyze(&parse(&format!("assume N == 12\n{plain}")).unwrap()).unwrap();
     assert_eq!(twelve.hole_free, Decision::No);
 }
+
+#[test]
+fn a_refused_fact_leaves_the_base_unchanged() {
+    // Both orders: a value against a divisor, and a divisor against a value.
+    let mut f = Facts::default();
+    f.assume(Fact::Divisible("N".into(), 8)).unwrap();
+    let before = f.clone();
+    assert!(f.assume(Fact::Equals("N".into(), 3)).is_err());
+    assert_eq!(f, before);
+    assert_eq!(f.value("N"), None);
+
+    let mut g = Facts::default();
+    g.assume(Fact::Equals("N".into(), 12)).unwrap();
+    let before = g.clone();
+    assert!(g.assume(Fact::Divisible("N".into(), 8)).is_err());
+    assert!(g.assume(Fact::AtLeast("N".into(), 13)).is_err());
+    assert!(g.assume(Fact::Equals("N".into(), 4)).is_err());
+    assert_eq!(g, before);
+    // N % 8 == 0 was refused, so 4 ∣ N is known (12) but 8 is not used as a divisor.
+    assert_eq!(
+        g.divides(8, &Extent::Sym("N".into())).unwrap(),
+        Decision::No
+    );
+}

@@ -191,6 +191,16 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
 /// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
 /// stride 24 gives 2 instead of 4).
 fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
+    let (mut rest, size) = cute_rest_fold(cotarget, last_stride)?;
+    if arith::mul(rest, last_stride)? < size {
+        rest = arith::ceil_div(size, last_stride);
+    }
+    Ok(rest)
+}
+
+/// CuTe's rest extent `ceil_div(cotarget, last_stride)`, folded mode by mode over the cotarget's
+/// leaves, and `size(cotarget)`.
+fn cute_rest_fold(cotarget: &[i64], last_stride: i64) -> Result<(i64, i64)> {
     let mut b = last_stride;
     let mut rest = 1i64;
     for &s in cotarget {
@@ -200,10 +210,7 @@ fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let size = cotarget
         .iter()
         .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
-    if arith::mul(rest, last_stride)? < size {
-        rest = arith::ceil_div(size, last_stride);
-    }
-    Ok(rest)
+    Ok((rest, size))
 }
 
 /// The `NotComplementable` error for a negative stride of `filter(A)`.
@@ -568,15 +575,7 @@ fn holes(a: &Layout, f: &[Mode], sorted: &[Mode], cotarget: &[i64]) -> Result<Ho
         // Unreachable from `complement_filtered` (it found a reach that does not divide).
         return Err(untractable(a, sorted[0], sorted[0].stride));
     };
-    let mut b = last;
-    let mut rest = 1i64;
-    for &s in cotarget {
-        rest = arith::mul(rest, arith::ceil_div(s, b))?;
-        b = arith::ceil_div(b, s);
-    }
-    let size = cotarget
-        .iter()
-        .try_fold(1i64, |acc, &s| arith::mul(acc, s))?;
+    let (mut rest, size) = cute_rest_fold(cotarget, last)?;
     // cosize((A, R)) = (ρ - 1)·r_n + X + 1 must reach size(cotarget).
     let short = size - 1 - top;
     if short > 0 {

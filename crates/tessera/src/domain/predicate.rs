@@ -20,7 +20,9 @@
 //!   other side in bound.
 //!
 //! The rule set is proved sound over any transform DAG in `proofs/Predicates.v` (`rule_sound`,
-//! `derivation_sound`, `predicate_iff_no_hole`).
+//! `derivation_sound_acyclic`, `predicate_iff_no_hole_acyclic`), and the forward-chaining pass
+//! that drops conditions (`closure`) in `proofs/Closure.v` (`closure_acyclic`, `closure_sound`);
+//! the final enumeration pass is checked by enumeration only.
 //!
 //! Starting from all non-loop IDs, conditions implied by the others are dropped (each with its
 //! rule). When extents are concrete, a final enumeration pass drops what the rules cannot see, so

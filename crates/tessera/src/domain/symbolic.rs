@@ -391,9 +391,18 @@ impl Facts {
     /// Adds a fact, checking it against the facts already known.
     ///
     /// Pre: a modulus is positive. Post: the fact base implies the new fact; a value that
-    /// contradicts a divisor or bound is a [`Error::Contradiction`].
+    /// contradicts a divisor or bound is a [`Error::Contradiction`], and then the base is
+    /// unchanged (the refused fact is neither listed nor used).
     /// Example: adding `N % 8 == 0` then `N == 20` fails (`20 % 8 != 0`).
     pub fn assume(&mut self, fact: Fact) -> Result<()> {
+        // The symbol's three facts as they would be after this one; nothing is stored until they
+        // are known to be consistent, so a refused fact leaves the base unchanged.
+        let sym = match &fact {
+            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s,
+        };
+        let mut divisor = self.divisors.get(sym).copied();
+        let mut lower = self.lower.get(sym).copied();
+        let mut value = self.values.get(sym).copied();
         match &fact {
             Fact::Divisible(s, m) => {
                 if *m <= 0 {
@@ -402,46 +411,42 @@ impl Facts {
                         detail: format!("modulus {m} must be positive"),
                     });
                 }
-                let g = self.divisors.get(s).copied().unwrap_or(1);
-                let l = error::mul(g / gcd(g, *m), *m)?;
-                self.divisors.insert(s.clone(), l);
+                let g = divisor.unwrap_or(1);
+                divisor = Some(error::mul(g / gcd(g, *m), *m)?);
             }
-            Fact::AtLeast(s, c) => {
-                let old = self.lower.get(s).copied().unwrap_or(i64::MIN);
-                self.lower.insert(s.clone(), old.max(*c));
-            }
+            Fact::AtLeast(_, c) => lower = Some(lower.unwrap_or(i64::MIN).max(*c)),
             Fact::Equals(s, c) => {
-                if let Some(old) = self.values.get(s) {
-                    if old != c {
-                        return Err(Error::Contradiction {
-                            symbol: s.clone(),
-                            detail: format!("{s} == {old} and {s} == {c}"),
-                        });
-                    }
+                if let Some(old) = value.filter(|old| old != c) {
+                    return Err(Error::Contradiction {
+                        symbol: s.clone(),
+                        detail: format!("{s} == {old} and {s} == {c}"),
+                    });
                 }
-                self.values.insert(s.clone(), *c);
+                value = Some(*c);
             }
         }
         // Only the fact's own symbol can have become contradictory.
-        let sym = match &fact {
-            Fact::Divisible(s, _) | Fact::AtLeast(s, _) | Fact::Equals(s, _) => s,
-        };
-        if let Some((s, v)) = self.values.get_key_value(sym) {
-            if let Some(m) = self.divisors.get(s) {
-                if v.rem_euclid(*m) != 0 {
-                    return Err(Error::Contradiction {
-                        symbol: s.clone(),
-                        detail: format!("{s} == {v} but {s} % {m} == 0 is assumed"),
-                    });
-                }
+        if let Some(v) = value {
+            if let Some(m) = divisor.filter(|m| v.rem_euclid(*m) != 0) {
+                return Err(Error::Contradiction {
+                    symbol: sym.clone(),
+                    detail: format!("{sym} == {v} but {sym} % {m} == 0 is assumed"),
+                });
             }
-            if let Some(l) = self.lower.get(s) {
-                if v < l {
-                    return Err(Error::Contradiction {
-                        symbol: s.clone(),
-                        detail: format!("{s} == {v} but {s} >= {l} is assumed"),
-                    });
-                }
+            if let Some(l) = lower.filter(|l| v < *l) {
+                return Err(Error::Contradiction {
+                    symbol: sym.clone(),
+                    detail: format!("{sym} == {v} but {sym} >= {l} is assumed"),
+                });
+            }
+        }
+        for (map, new) in [
+            (&mut self.divisors, divisor),
+            (&mut self.lower, lower),
+            (&mut self.values, value),
+        ] {
+            if let Some(x) = new {
+                map.insert(sym.clone(), x);
             }
         }
         self.list.push(fact);
