@@ -27,7 +27,7 @@ pub const VERSION: u64 = 1;
 /// Arguments of `tessera batch`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Answer with this many worker threads (answers stay in input order; default: the number
+    /// Answer with this many worker threads, at most twice the cores (answers stay in input order; default: the number
     /// of available cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -413,14 +413,16 @@ enum Piece {
 }
 
 /// Input cut into pieces at line ends, one `read` at a time; a line longer than the limit is
-/// skipped (not stored) once the limit is passed.
+/// answered as soon as the limit is passed (a client streaming one endless line, or `/dev/zero`,
+/// gets its answer at once) and the rest of it is skipped, up to its newline, without being
+/// stored.
 struct Pieces<R> {
     r: R,
     limit: u64,
     /// Bytes read and not yet handed out: the start of a line, or whole lines after a skip.
     buf: Vec<u8>,
-    /// The length so far of a line over the limit that is being skipped.
-    skipping: Option<u64>,
+    /// Inside the rest of a line over the limit, already answered.
+    discarding: bool,
     eof: bool,
 }
 
@@ -430,7 +432,7 @@ impl<R: Read> Pieces<R> {
             r,
             limit,
             buf: Vec::new(),
-            skipping: None,
+            discarding: false,
             eof: false,
         }
     }
@@ -438,21 +440,24 @@ impl<R: Read> Pieces<R> {
     /// The next piece; `None` at the end of input.
     fn next(&mut self) -> std::io::Result<Option<Piece>> {
         loop {
-            if self.skipping.is_none() {
+            if !self.discarding {
                 if let Some(p) = self.buf.iter().rposition(|&b| b == b'\n') {
                     let rest = self.buf.split_off(p + 1);
                     return Ok(Some(Piece::Lines(std::mem::replace(&mut self.buf, rest))));
                 }
                 if self.buf.len() as u64 > self.limit {
-                    self.skipping = Some(self.buf.len() as u64);
+                    let n = self.buf.len() as u64;
                     self.buf = Vec::new();
+                    self.discarding = true;
+                    return Ok(Some(Piece::TooLarge(n)));
                 }
             }
             if self.eof {
-                return Ok(match self.skipping.take() {
-                    Some(n) => Some(Piece::TooLarge(n)),
-                    None if self.buf.is_empty() => None,
-                    None => Some(Piece::Lines(std::mem::take(&mut self.buf))),
+                return Ok(if self.discarding || self.buf.is_empty() {
+                    self.discarding = false;
+                    None
+                } else {
+                    Some(Piece::Lines(std::mem::take(&mut self.buf)))
                 });
             }
             let old = self.buf.len();
@@ -472,17 +477,13 @@ impl<R: Read> Pieces<R> {
                 self.eof = true;
                 continue;
             }
-            if let Some(k) = self.skipping {
+            if self.discarding {
                 match self.buf.iter().position(|&b| b == b'\n') {
                     Some(p) => {
-                        self.skipping = None;
+                        self.discarding = false;
                         self.buf.drain(..=p);
-                        return Ok(Some(Piece::TooLarge(k + p as u64)));
                     }
-                    None => {
-                        self.skipping = Some(k + self.buf.len() as u64);
-                        self.buf.clear();
-                    }
+                    None => self.buf.clear(),
                 }
             }
         }
@@ -565,10 +566,9 @@ fn answer_bytes(out: &mut String, line: &[u8], limit: u64) {
 /// `bad_request` answer.
 pub fn run(args: Args) -> ExitCode {
     let limit = crate::exit::max_input();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(256);
+    // More workers than twice the cores answer no faster; each costs a stack and an arena.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = args.threads.unwrap_or(cores).min(2 * cores).min(256);
     let out = std::io::stdout().lock();
     if threads > 1 {
         return threaded(threads, Pieces::new(std::io::stdin(), limit), out, limit);
@@ -614,7 +614,7 @@ fn threaded(
     for _ in 0..window {
         let _ = token_tx.send(());
     }
-    let reader = std::thread::spawn(move || -> std::io::Result<()> {
+    let reader = std::thread::Builder::new().spawn(move || -> std::io::Result<()> {
         let mut seq = 0u64;
         loop {
             if token_rx.recv().is_err() {
@@ -631,10 +631,16 @@ fn threaded(
             }
         }
     });
+    let Ok(reader) = reader else {
+        return crate::exit::fail("io", "cannot start a thread for --threads");
+    };
+    // A worker that cannot be started (a memory or thread limit) leaves fewer workers; with
+    // none, this thread answers the chunks itself.
+    let mut started = 0;
     for _ in 0..n {
         let rx = Arc::clone(&work_rx);
         let tx = done_tx.clone();
-        std::thread::spawn(move || loop {
+        let worker = std::thread::Builder::new().spawn(move || loop {
             let job = match rx.lock() {
                 Ok(g) => g.recv(),
                 Err(_) => return,
@@ -646,6 +652,35 @@ fn threaded(
                 return;
             }
         });
+        if worker.is_err() {
+            break;
+        }
+        started += 1;
+    }
+    if started == 0 {
+        drop(done_tx);
+        let rx = match work_rx.lock() {
+            Ok(g) => g,
+            Err(_) => return crate::exit::fail("io", "the work queue failed"),
+        };
+        let mut text = String::new();
+        for (_, piece) in rx.iter() {
+            text.clear();
+            answer_piece(&mut text, &piece, limit);
+            if out
+                .write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return ExitCode::SUCCESS;
+            }
+            let _ = token_tx.send(());
+        }
+        drop(token_tx);
+        return match reader.join() {
+            Ok(Err(e)) => crate::exit::fail("io", format!("stdin: {e}")),
+            _ => ExitCode::SUCCESS,
+        };
     }
     drop(done_tx);
     let mut next = 0u64;
@@ -836,10 +871,11 @@ mod tests {
     fn input_is_cut_at_line_ends_and_long_lines_are_skipped() {
         let long = "x".repeat(100);
         let input = format!("a\nbb\n{long}\ncc\n\nlast");
-        // One byte per read: every line is its own piece (a client writing line by line).
+        // One byte per read: every line is its own piece (a client writing line by line); the
+        // long line is answered once it passes the limit (11 bytes read), the rest skipped.
         assert_eq!(
             pieces(input.as_bytes(), 1, 10),
-            ["a\n", "bb\n", "<100>", "cc\n", "\n", "last"]
+            ["a\n", "bb\n", "<11>", "cc\n", "\n", "last"]
         );
         // Whole reads: the lines that one read brings form one piece; a long line inside a
         // piece is left to the answerer, which measures every line.
@@ -849,7 +885,7 @@ mod tests {
         );
         assert_eq!(pieces(input.as_bytes(), 7, 10)[0], "a\nbb\n");
         assert_eq!(pieces(b"", 7, 10), Vec::<String>::new());
-        assert_eq!(pieces(&[b'('; 5000], 64, 1000), ["<5000>"]);
+        assert_eq!(pieces(&[b'('; 5000], 64, 1000), ["<1024>"]);
         let mut out = String::new();
         answer_piece(
             &mut out,

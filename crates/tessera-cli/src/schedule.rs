@@ -18,6 +18,11 @@ use tessera::domain::{
     Error, Id, Schedule,
 };
 
+/// The lowering's buffer is listed cell by cell (text and JSON) up to this many cells, as
+/// pictures are; past it only its size is given (`"buffer": null`, `"buffer_cells"`), so that a
+/// 2^24-slot allocation does not need gigabytes of text.
+const MAX_LISTED_CELLS: usize = 1 << 16;
+
 /// Arguments of `tessera schedule`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -247,7 +252,8 @@ pub fn run(args: Args) -> ExitCode {
                 "reduction": format!("{red:?}").to_lowercase(),
                 "weak": c.weak,
                 "strong": c.strong,
-                "buffer": c.buffer.iter().map(|x| x.map(|f| if f.is_finite() { json!(f) } else { json!(f.to_string()) })).collect::<Vec<_>>(),
+                "buffer": (c.buffer.len() <= MAX_LISTED_CELLS).then(|| c.buffer.iter().map(|x| x.map(|f| if f.is_finite() { json!(f) } else { json!(f.to_string()) })).collect::<Vec<_>>()),
+                "buffer_cells": c.buffer.len(),
                 "reasons": c.reasons,
             });
         }
@@ -297,8 +303,19 @@ pub fn run(args: Args) -> ExitCode {
             if c.weak { "yes" } else { "no" },
             if c.strong { "yes" } else { "no" }
         );
-        let cells: Vec<String> = c.buffer.iter().map(|&x| show(x)).collect();
-        let _ = writeln!(o, "  buffer: {}", cells.join(" "));
+        if c.buffer.len() <= MAX_LISTED_CELLS {
+            let _ = write!(o, "  buffer:");
+            for &x in &c.buffer {
+                let _ = write!(o, " {}", show(x));
+            }
+            let _ = writeln!(o);
+        } else {
+            let _ = writeln!(
+                o,
+                "  buffer: {} cells (listed up to {MAX_LISTED_CELLS})",
+                c.buffer.len()
+            );
+        }
         for r in &c.reasons {
             let _ = writeln!(o, "  {r}");
         }

@@ -169,3 +169,35 @@ fn a_client_driving_line_by_line_gets_each_answer_with_threads() {
         assert!(child.wait().unwrap().success());
     }
 }
+
+/// A line that never ends (`/dev/zero`) is answered `input_too_large` as soon as it passes the
+/// limit, not at its end (which never comes), with any thread count; the rest is skipped in
+/// bounded memory.
+#[test]
+fn an_endless_line_is_answered_when_it_passes_the_limit() {
+    for threads in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .args(["batch", "--threads", threads])
+            .env("TESSERA_MAX_INPUT_BYTES", "100000")
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(std::time::Duration::from_secs(60));
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = line.expect("an answer before the end of input");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            v["error"]["code"], "input_too_large",
+            "--threads {threads}: {line}"
+        );
+    }
+}

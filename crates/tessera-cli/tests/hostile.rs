@@ -289,6 +289,34 @@ fn cases() -> Vec<Case> {
             Want::Error("aliasing_alloc", 1),
         ),
         sched(
+            "allocation missing a root (negative over-allocation)",
+            "I0 = iter 6\nJ0 = iter 5\nI1, I2 = split I0 by 4\nalloc I1 I2\n",
+            Want::Error("bad_alloc", 1),
+        ),
+        sched(
+            "allocation of an IterDomain and its split output",
+            "I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I0 I1\n",
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
+            "aliasing allocation, first collision at point 2^15, beside 40,000 extent-1 dimensions",
+            &{
+                let mut t = wide(16, 0, "");
+                let (mut ids, mut st) = (String::new(), String::new());
+                for i in 0..40_000 {
+                    t.push_str(&format!("R{i} = iter 1\n"));
+                    ids.push_str(&format!(" R{i}"));
+                    st.push_str(" 1");
+                }
+                for i in 0..16 {
+                    ids.push_str(&format!(" A{i}"));
+                    st.push_str(&format!(" {}", if i == 0 { 32767 } else { 1 << (15 - i) }));
+                }
+                format!("{t}alloc{ids} strides{st}\n")
+            },
+            Want::Error("aliasing_alloc", 1),
+        ),
+        sched(
             "IterDomain allocated twice",
             "I0 = iter 6\nI1, I2 = split I0 by 3\nalloc I1 I1\n",
             Want::Error("aliasing_alloc", 1),
@@ -382,6 +410,43 @@ fn cases() -> Vec<Case> {
             &double,
             &["--equiv", &tmp("double.tsch", double.as_bytes())],
             Want::Ok("equivalence by enumeration: equivalent"),
+        ),
+        sched_with(
+            "a lowering into 2^24 allocated slots (listed past 2^16: gigabytes of text)",
+            "I0 = iter 4096\nI1 = iter 4096\n",
+            &["--lowering", "ours"],
+            Want::Ok("buffer: 16777216 cells (listed up to 65536)"),
+        ),
+        case(
+            "bank simulation of a 4096 x 4096 tile (2^24 addresses)",
+            &[
+                "banks",
+                "--smem",
+                "(4096,4096):(4096,1)",
+                "--atom",
+                "ldmatrix.x4",
+                "--dtype",
+                "f16",
+                "--simulate",
+            ],
+            Want::Ok("simulator: agrees"),
+        ),
+        case(
+            "ragged divide of rank 15,000 (its loop nest would be gigabytes)",
+            &["eval", "--ragged", "--code", &{
+                let n = 15_000;
+                let ones = |v: &str| vec![v; n].join(",");
+                format!(
+                    "logical_divide(({},{}):({},{}),({},{}))",
+                    vec!["3"; 20].join(","),
+                    ones("1"),
+                    vec!["1"; 20].join(","),
+                    ones("1"),
+                    vec!["2"; 20].join(","),
+                    ones("1")
+                )
+            }],
+            Want::Ok("not emitted: obligation `emitted code <= 16777216 bytes` failed"),
         ),
         // Reports.
         case(
@@ -567,6 +632,13 @@ fn cases() -> Vec<Case> {
             vec!["ok"],
         ),
     ];
+    v.push(Case {
+        name: "batch --threads 1000000 under the memory limit",
+        args: vec!["batch".into(), "--threads".into(), "1000000".into()],
+        stdin: Some(b"{\"id\":1,\"expr\":\"size(4:1)\"}\n".to_vec()),
+        env: vec![],
+        want: Want::Batch(vec!["ok"]),
+    });
     // Broken pipes: stdout closed by the reader (`| head -c 1`).
     let big: Vec<u8> = (0..20_000)
         .flat_map(|i| format!("{{\"id\":{i},\"expr\":\"size(4:1)\"}}\n").into_bytes())

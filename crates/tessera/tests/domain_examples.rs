@@ -494,10 +494,23 @@ fn theorem5_inside_a_larger_schedule_by_normal_forms() {
 }
 
 #[test]
-fn an_allocation_that_aliases_valid_items_is_not_weakly_correct() {
-    // Allocating only the inner split output: items 0 and 4 share a slot.
-    let s = sched("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I2\n");
-    let c = check_lowering(
+fn an_allocation_that_misses_items_is_refused() {
+    // Allocating only the inner split output: items 0 and 4 would share a slot, because the
+    // allocated index does not determine I0's (issue 15: meaningless schedules are refused).
+    let e = parse("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I2\n").unwrap_err();
+    assert_eq!(e.code(), "bad_alloc");
+    assert!(e.to_string().contains("line 3"), "{e}");
+    assert!(
+        e.to_string().contains("does not determine the index of I0"),
+        "{e}"
+    );
+    // Built by hand past the parser, the lowering check refuses it the same way.
+    let mut s = sched("I0 = iter 6\nI1, I2 = split I0 by 4\n");
+    s.allocation = Some(tessera::domain::Allocation {
+        ids: vec![s.id("I2").unwrap()],
+        strides: None,
+    });
+    let e = check_lowering(
         &s,
         &Lowering {
             predicate: derive(&s).unwrap().chosen,
@@ -505,9 +518,15 @@ fn an_allocation_that_aliases_valid_items_is_not_weakly_correct() {
         },
         0.0,
     )
-    .unwrap();
-    assert!(!c.weak && !c.strong);
-    assert!(c.reasons[0].contains("aliases"), "{:?}", c.reasons);
+    .unwrap_err();
+    assert_eq!(e.code(), "bad_alloc");
+    // An IterDomain allocated with one computed from it: slots repeat items.
+    let e = parse("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I0 I1\n").unwrap_err();
+    assert_eq!(e.code(), "aliasing_alloc");
+    assert!(
+        e.to_string().contains("I1 is allocated and computed from"),
+        "{e}"
+    );
 }
 
 /// Example 13: with TMA, the hardware bound-checks the root and the tile index stays inside the

@@ -34,8 +34,13 @@ pub struct AllocInfo {
 /// form for super-increasing or divisibility-chain strides, else bounded enumeration; an
 /// undecidable size or a symbolic extent is let through).
 ///
+/// A declared allocation domain must also determine every root index along one route (as a loop
+/// domain does): else [`Error::BadAlloc`] (items without a slot) or [`Error::Aliasing`] (an
+/// index allocated twice through another).
+///
 /// Pre: none. Post: `Err(Aliasing)` names the IterDomains (and two colliding coordinates when
-/// the size is small). Example: `alloc I1 I2 strides 0 0` with `I1{2}, I2{4}` is aliasing.
+/// the size is small). Example: `alloc I1 I2 strides 0 0` with `I1{2}, I2{4}` is aliasing;
+/// `alloc I1` alone is `bad_alloc` (`I0` has no slot).
 pub fn check_aliasing(s: &Schedule) -> Result<()> {
     let a = s.allocation()?;
     let mut seen = vec![false; s.ids.len()];
@@ -45,6 +50,52 @@ pub fn check_aliasing(s: &Schedule) -> Result<()> {
                 "{} is allocated twice",
                 s.name(id)
             )));
+        }
+    }
+    // The allocated indices must determine every root index, each along one route: otherwise
+    // items have no slot (the over-allocation would be negative) or one index is allocated
+    // twice through another (`alloc I0 I1` with `I1` split from `I0`).
+    if s.allocation.is_some() {
+        let names = || {
+            a.ids
+                .iter()
+                .map(|&i| s.name(i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // An allocated IterDomain computed from another allocated one (definition order is
+        // topological: one forward pass marks the descendants of the allocated ones).
+        let mut below = vec![false; s.ids.len()];
+        for tr in &s.transforms {
+            if tr.inputs().iter().any(|&i| seen[i] || below[i]) {
+                for o in tr.outputs() {
+                    below[o] = true;
+                }
+            }
+        }
+        super::steps::tick(s.transforms.len());
+        if let Some(&d) = a.ids.iter().find(|&&i| below[i]) {
+            return Err(Error::Aliasing(format!(
+                "{} is allocated and computed from another allocated IterDomain of [{}]: slots repeat items",
+                s.name(d),
+                names()
+            )));
+        }
+        match super::eval::plan_from(s, &a.ids) {
+            Ok(_) => {}
+            Err(Error::Undetermined(id)) => {
+                return Err(Error::BadAlloc(format!(
+                    "the allocation [{}] does not determine the index of {id}: some items would have no slot",
+                    names()
+                )))
+            }
+            Err(Error::Overdetermined { ids, .. }) => {
+                return Err(Error::Aliasing(format!(
+                    "the allocation [{}] determines an index twice ({ids} are all allocated or computed from allocated IterDomains): slots repeat items",
+                    names()
+                )))
+            }
+            Err(e) => return Err(e),
         }
     }
     let Some(st) = &a.strides else {
@@ -92,26 +143,37 @@ pub fn check_aliasing(s: &Schedule) -> Result<()> {
 }
 
 /// Two coordinates (row-major over `ext`) with the same offset, when the domain has at most
-/// 2^16 points.
+/// 2^16 points. Only the dimensions of extent > 1 are enumerated (at most 16 of them; the others
+/// are 0), so the search costs O(2^16 · 16) however many dimensions of extent 1 there are.
 fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
     let n = ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e))?;
     if n > 1 << 16 {
         return None;
     }
+    let active: Vec<usize> = (0..ext.len()).filter(|&k| ext[k] > 1).collect();
     let coord = |mut i: i64| {
-        let mut c = vec![0; ext.len()];
-        for k in (0..ext.len()).rev() {
-            c[k] = i % ext[k];
-            i /= ext[k];
+        let mut c = vec![0; active.len()];
+        for j in (0..active.len()).rev() {
+            c[j] = i % ext[active[j]];
+            i /= ext[active[j]];
         }
         c
     };
+    let full = |c: &[i64]| {
+        let mut f = vec![0; ext.len()];
+        for (j, &k) in active.iter().enumerate() {
+            f[k] = c[j];
+        }
+        f
+    };
     let mut seen = std::collections::HashMap::new();
+    super::steps::tick(ext.len());
     for i in 0..n {
+        super::steps::tick(active.len() + 1);
         let c = coord(i);
-        let off = c.iter().zip(st).map(|(a, b)| a * b).sum::<i64>();
+        let off = c.iter().zip(&active).map(|(a, &k)| a * st[k]).sum::<i64>();
         if let Some(&j) = seen.get(&off) {
-            return Some((coord(j), c, off));
+            return Some((full(&coord(j)), full(&c), off));
         }
         seen.insert(off, i);
     }
@@ -299,7 +361,9 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         .filter(|&i| !is_loop[i])
         .collect();
     let mut buffer: Vec<Option<f64>> = vec![None; size as usize];
-    let mut expected: Vec<Option<f64>> = vec![None; size as usize];
+    // The root item each valid slot must end with; NaN: no valid item (8 bytes a slot, the
+    // buffer 16: 384 MiB at the 2^24-slot bound).
+    let mut expected: Vec<f64> = vec![f64::NAN; size as usize];
     let mut reasons = Vec::new();
     let mut weak = true;
     let names = |idx: &[i64]| -> String {
@@ -315,7 +379,9 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         let value = space.root_item(idx).map(|v| v as f64);
         if space.valid(idx) {
             match sl {
-                Some(p) if expected[p as usize].is_some() && expected[p as usize] != value => {
+                Some(p)
+                    if !expected[p as usize].is_nan() && Some(expected[p as usize]) != value =>
+                {
                     weak = false;
                     if reasons.len() < 8 {
                         reasons.push(format!(
@@ -324,7 +390,7 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
                         ));
                     }
                 }
-                Some(p) => expected[p as usize] = value,
+                Some(p) => expected[p as usize] = value.unwrap_or(f64::NAN),
                 None => {
                     weak = false;
                     if reasons.len() < 8 {
@@ -361,21 +427,20 @@ pub fn check_lowering(s: &Schedule, lowering: &Lowering, desired: f64) -> Result
         Ok(true)
     })?;
     for p in 0..buffer.len() {
-        if let Some(e) = expected[p] {
-            if buffer[p] != Some(e) {
-                weak = false;
-                if reasons.len() < 8 {
-                    reasons.push(format!(
-                        "valid slot {p} holds {}, expected {e}",
-                        show(buffer[p])
-                    ));
-                }
+        let e = expected[p];
+        if !e.is_nan() && buffer[p] != Some(e) {
+            weak = false;
+            if reasons.len() < 8 {
+                reasons.push(format!(
+                    "valid slot {p} holds {}, expected {e}",
+                    show(buffer[p])
+                ));
             }
         }
     }
     let mut strong = weak;
     for p in 0..buffer.len() {
-        if expected[p].is_none() && buffer[p] != Some(desired) {
+        if expected[p].is_nan() && buffer[p] != Some(desired) {
             strong = false;
             if reasons.len() < 8 {
                 reasons.push(format!(

@@ -45,9 +45,18 @@ pub struct Step {
 /// [`Error::Overdetermined`] (its relation could not hold at every point).
 /// Example: for Figure 2 the plan computes `I1`, `I2` (backward splits), then `I0`.
 pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
-    let loop_ids = s.loop_ids()?;
+    plan_from(s, &s.loop_ids()?)
+}
+
+/// [`plan`] from the IterDomains `known` (distinct, existing) instead of the loop domain: the
+/// order in which every index is computed from theirs (used to check that an allocation domain
+/// determines the roots).
+///
+/// Pre: `s` validates. Post: as [`plan`]. Example: for Figure 1 from `[I1, I2]` the plan computes
+/// `I0` (backward split); from `[I1]` it fails with [`Error::Undetermined`].
+pub fn plan_from(s: &Schedule, loop_ids: &[Id]) -> Result<Vec<Step>> {
     let mut known = vec![false; s.ids.len()];
-    for &l in &loop_ids {
+    for &l in loop_ids {
         known[l] = true;
     }
     let mut done = vec![false; s.transforms.len()];
