@@ -16,21 +16,18 @@ fn shape_product(modes: &[Mode]) -> Result<i64> {
 }
 
 /// Mode indices sorted by stride (stable; insertion sort: the mode lists are short), into
-/// `idx[..modes.len()]`.
+/// `idx[..modes.len()]`: index `i` is inserted as it is reached, so no separate fill pass runs.
 #[inline(always)]
 fn by_stride(modes: &[Mode], idx: &mut [u32]) {
-    for (i, x) in idx.iter_mut().enumerate().take(modes.len()) {
-        *x = i as u32;
-    }
     let v = &mut idx[..modes.len()];
-    for i in 1..v.len() {
-        let x = v[i];
+    for i in 0..v.len() {
+        let d = modes[i].stride;
         let mut j = i;
-        while j > 0 && modes[v[j - 1] as usize].stride > modes[x as usize].stride {
+        while j > 0 && modes[v[j - 1] as usize].stride > d {
             v[j] = v[j - 1];
             j -= 1;
         }
-        v[j] = x;
+        v[j] = i as u32;
     }
 }
 
@@ -155,12 +152,18 @@ fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
             by_stride(c, &mut order);
             let order = &order[..c.len()];
             write_flat(out, c.len() + 1, |r| left_inverse_modes(c, order, r))?;
-            check_quasi_inverse(l, c, order, out)
+            if strides_overlap(c, order)? {
+                return check_quasi_inverse(l, c, out);
+            }
+            Ok(())
         } else {
             let mut order = vec![0u32; c.len()];
             by_stride(c, &mut order);
             write_flat(out, c.len() + 1, |r| left_inverse_modes(c, &order, r))?;
-            check_quasi_inverse(l, c, &order, out)
+            if strides_overlap(c, &order)? {
+                return check_quasi_inverse(l, c, out);
+            }
+            Ok(())
         }
     })
 }
@@ -204,18 +207,19 @@ fn left_inverse_modes(c: &[Mode], order: &[u32], r: &mut [Mode]) -> Result<usize
     Ok(n)
 }
 
-/// Decides `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain, for all `i`. Closed form first: when the non-zero strides, in
-/// increasing order, never overlap (`s_k·d_k <= d_{k+1}`), R reads each coordinate back from its
-/// own mixed-radix digit of `L(i)`, so the postcondition holds. Otherwise the domain is
-/// enumerated (bounded by [`super::composition::ENUM_LIMIT`]).
-fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[u32], r: &Layout) -> Result<()> {
+/// The closed form of the left inverse's postcondition: `Ok(false)` when the non-zero strides, in
+/// increasing order, never overlap (`s_k·d_k <= d_{k+1}`); then R reads each coordinate back from
+/// its own mixed-radix digit of `L(i)`, so `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain
+/// holds for all `i`. `Ok(true)` when some pair overlaps ([`check_quasi_inverse`] decides).
+#[inline(always)]
+fn strides_overlap(c: &[Mode], order: &[u32]) -> Result<bool> {
     let mut overlap = false;
     let mut prev: Option<Mode> = None;
-    for m in order
-        .iter()
-        .map(|&i| c[i as usize])
-        .filter(|m| m.stride != 0)
-    {
+    for &i in order {
+        let m = c[i as usize];
+        if m.stride == 0 {
+            continue;
+        }
         if let Some(p) = prev {
             if arith::mul(p.shape, p.stride)? > m.stride {
                 overlap = true;
@@ -223,9 +227,14 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], order: &[u32], r: &Layout) -> Res
         }
         prev = Some(m);
     }
-    if !overlap {
-        return Ok(());
-    }
+    Ok(overlap)
+}
+
+/// Decides `L(R(L(i))) == L(i)` with `R(L(i))` in L's domain, for all `i`, when the strides
+/// overlap ([`strides_overlap`]): the domain is enumerated (bounded by
+/// [`super::composition::ENUM_LIMIT`]).
+#[cold]
+fn check_quasi_inverse(l: &Layout, c: &[Mode], r: &Layout) -> Result<()> {
     let n = l.size()?;
     if n > super::composition::ENUM_LIMIT {
         return Err(Error::TooLarge {
