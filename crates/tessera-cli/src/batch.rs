@@ -584,16 +584,20 @@ fn single(mut input: Pieces<impl Read>, mut out: impl Write, limit: u64) -> Exit
             Ok(None) => return ExitCode::SUCCESS,
             Err(e) => return crate::exit::fail("io", format!("stdin: {e}")),
         };
-        text.clear();
-        answer_piece(&mut text, &piece, limit);
-        if out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
+        if !write_answers(&mut out, &mut text, &piece, limit) {
             return ExitCode::SUCCESS;
         }
     }
+}
+
+/// Answers a piece of input into `text` (cleared first), then writes and flushes it; `false` when
+/// stdout is closed (the client hung up).
+fn write_answers(out: &mut impl Write, text: &mut String, piece: &Piece, limit: u64) -> bool {
+    text.clear();
+    answer_piece(text, piece, limit);
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
 }
 
 /// `--threads N`: a reader, N workers answering whole chunks, and this thread writing them in
@@ -665,13 +669,7 @@ fn threaded(
         };
         let mut text = String::new();
         for (_, piece) in rx.iter() {
-            text.clear();
-            answer_piece(&mut text, &piece, limit);
-            if out
-                .write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .is_err()
-            {
+            if !write_answers(&mut out, &mut text, &piece, limit) {
                 return ExitCode::SUCCESS;
             }
             let _ = token_tx.send(());
