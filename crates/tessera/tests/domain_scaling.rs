@@ -272,29 +272,33 @@ fn the_limit_is_documented_and_enforced() {
     assert_eq!(k, MAX_EXTENT_NODES / 2, "{err}");
 }
 
+/// What `rules` prove from `assumed` (over `n` IDs), by rounds until nothing changes: the
+/// closure written the obvious way, independently of `predicate.rs`.
+fn naive_closure(rules: &[Rule], n: usize, assumed: &[Id]) -> Vec<bool> {
+    let mut proved = vec![false; n];
+    for &a in assumed {
+        proved[a] = true;
+    }
+    loop {
+        let mut changed = false;
+        for r in rules {
+            if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
+                proved[r.conclusion] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return proved;
+        }
+    }
+}
+
 /// The greedy pass as first written: one full closure per candidate (quadratic).
 fn reference_chosen(s: &Schedule, divisible: &[usize]) -> Option<Vec<Id>> {
     let rules: Vec<Rule> = rules_assuming(s, divisible).ok()?;
     let n = s.ids.len();
     let loop_ids = s.loop_ids().ok()?;
-    let closure = |assumed: &[Id]| {
-        let mut proved = vec![false; n];
-        for &a in assumed {
-            proved[a] = true;
-        }
-        loop {
-            let mut changed = false;
-            for r in &rules {
-                if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
-                    proved[r.conclusion] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return proved;
-            }
-        }
-    };
+    let closure = |assumed: &[Id]| naive_closure(&rules, n, assumed);
     let mut set: Vec<Id> = (0..n).filter(|i| !loop_ids.contains(i)).collect();
     let roots = s.roots();
     let mut order: Vec<Id> = set.iter().copied().filter(|i| !roots.contains(i)).collect();
@@ -381,22 +385,7 @@ proptest! {
         for budget in [0u64, 3, 20] {
             let Ok(d) = derive_by_theorems_budgeted(&s, &divisible, Some(budget)) else { continue };
             let rules = rules_assuming(&s, &divisible).unwrap();
-            let mut proved = vec![false; s.ids.len()];
-            for &c in &d.chosen {
-                proved[c] = true;
-            }
-            loop {
-                let mut changed = false;
-                for r in &rules {
-                    if !proved[r.conclusion] && r.premises.iter().all(|&p| proved[p]) {
-                        proved[r.conclusion] = true;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
+            let proved = naive_closure(&rules, s.ids.len(), &d.chosen);
             prop_assert!(proved.iter().all(|&p| p), "budget {}: {:?} proves too little\n{}", budget, d.chosen, s);
         }
     }
