@@ -249,8 +249,7 @@ fn check_quasi_inverse(l: &Layout, c: &[Mode], r: &Layout) -> Result<()> {
         let back = r.eval(li)?;
         let again = l.eval(back)?;
         if again != li || !(0..n).contains(&back) {
-            let witness = match super::complement::collision(&c.iter().copied().collect::<Modes>())
-            {
+            let witness = match super::complement::collision(c) {
                 Some(w) => w,
                 None => format!("L({i}) = {li}"),
             };
