@@ -110,7 +110,7 @@ pub(crate) fn with_coalesced<R>(
     t: TreeRef<'_, Mode>,
     f: impl FnOnce(&[Mode]) -> Result<R>,
 ) -> Result<R> {
-    with_coalesced_last(t, |m| m, f)
+    with_coalesced_last(t.leaf_slice(), |m| m, f)
 }
 
 /// [`with_coalesced`] for CuTe's `coalesce_x` ([`coalesce_x_modes_into`]: a trailing size-1 mode
@@ -120,8 +120,17 @@ pub(crate) fn with_coalesced_x<R>(
     t: TreeRef<'_, Mode>,
     f: impl FnOnce(&[Mode]) -> Result<R>,
 ) -> Result<R> {
+    with_coalesced_x_slice(t.leaf_slice(), f)
+}
+
+/// [`with_coalesced_x`] for a layout given by its leaves (a flat layout's modes).
+#[inline(always)]
+pub(crate) fn with_coalesced_x_slice<R>(
+    leaves: &[Mode],
+    f: impl FnOnce(&[Mode]) -> Result<R>,
+) -> Result<R> {
     with_coalesced_last(
-        t,
+        leaves,
         |m| {
             if m.shape == 1 {
                 Mode::new(2, m.stride)
@@ -133,14 +142,14 @@ pub(crate) fn with_coalesced_x<R>(
     )
 }
 
-/// [`with_coalesced`] with the last leaf replaced by `last_of(last leaf)`.
+/// [`with_coalesced`] (of the layout with leaves `leaves`) with the last leaf replaced by
+/// `last_of(last leaf)`.
 #[inline(always)]
 fn with_coalesced_last<R>(
-    t: TreeRef<'_, Mode>,
+    leaves: &[Mode],
     last_of: impl Fn(Mode) -> Mode,
     f: impl FnOnce(&[Mode]) -> Result<R>,
 ) -> Result<R> {
-    let leaves = t.leaf_slice();
     let Some(&last) = leaves.last() else {
         return f(&[Mode::new(1, 0)]);
     };

@@ -16,10 +16,12 @@
 
 use crate::layout::buf::Buf;
 
-use super::coalesce::{coalesce_x_modes_into, guarded, with_coalesced_x, Modes};
+use super::coalesce::{
+    coalesce_x_modes_into, guarded, with_coalesced_x, with_coalesced_x_slice, Modes,
+};
 use super::Tiler;
 use crate::error::{arith, Error, Result};
-use crate::layout::tree::LEAF;
+use crate::layout::tree::{Tok, LEAF};
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
 
 /// The largest domain that a decision procedure enumerates.
@@ -89,10 +91,63 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
     if with_coalesced_x(a.tree(), |ax| certified_candidate(ax, b.tree(), out))? {
         return Ok(());
     }
+    compose_decide(a, b, out, mark)
+}
+
+/// [`compose_append`] for an A given by its flat modes `a` (the layout `from_modes(a)`), as
+/// `logical_product` has its complement: no layout is built unless the one-pass certificate
+/// does not apply.
+#[inline]
+pub(crate) fn compose_modes_append(a: &[Mode], b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+    let mark = out.lens();
+    if with_coalesced_x_slice(a, |ax| certified_candidate(ax, b.tree(), out))? {
+        return Ok(());
+    }
+    compose_decide(&super::coalesce::from_modes(a), b, out, mark)
+}
+
+/// `A ∘ (B, C)` appended to `out` for a flat `C` given by its modes (one mode: `C` is that leaf),
+/// with `ax` the `coalesce_x` modes of A, as `logical_divide` composes A with its tiler
+/// `(B, complement)`: the one-pass certificate runs over B's and C's leaves in turn, sharing its
+/// digit loads, exactly as it would over the built tiler. `Ok(false)`: it does not apply (the
+/// caller builds the tiler and calls [`compose_decide`] with the mark it took before).
+#[inline]
+pub(crate) fn certified_pair(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    c: &[Mode],
+    out: &mut Tree<Mode>,
+) -> Result<bool> {
+    let mut load = [0i64; CERT_DIGITS];
+    if ax.len() > CERT_DIGITS || c.len() > CERT_DIGITS {
+        return Ok(false);
+    }
+    let mut ctoks = [LEAF; CERT_DIGITS + 1];
+    let ctoks: &[Tok] = if c.len() == 1 {
+        &ctoks[..1]
+    } else {
+        ctoks[0] = 1 + c.len() as Tok;
+        &ctoks[..=c.len()]
+    };
+    out.push_tuple(2);
+    Ok(certify_tree(ax, b.toks(), b.leaf_slice(), &mut load, out)?
+        && certify_tree(ax, ctoks, c, &mut load, out)?)
+}
+
+/// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
+/// back to `mark` and the candidate is built again with its pieces and decided (exactly as the
+/// one-pass path would have, had it been able to); a wrong candidate is replaced by the
+/// synthesized layout, or the error returned.
+#[cold]
+#[inline(never)]
+pub(crate) fn compose_decide(
+    a: &Layout,
+    b: &Layout,
+    out: &mut Tree<Mode>,
+    mark: (usize, usize),
+) -> Result<()> {
     let mut ax = Modes::new();
     coalesce_x_modes_into(a.tree(), &mut ax)?;
-    // The one-pass certificate did not apply: build the candidate again with its pieces and
-    // decide it (exactly as the one-pass path would have, had it been able to).
     out.truncate(mark);
     let leaves: &[Mode] = b.tree().leaf_slice();
     let mut pieces = Pieces::new();
@@ -118,6 +173,9 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
     }
 }
 
+/// The most digits of A the one-pass certificate handles (more: the full decision runs).
+const CERT_DIGITS: usize = 16;
+
 /// The common case of [`compose_append`] in one pass: appends CuTe's candidate to `out` while
 /// checking, piece by piece, the compatibility of each leaf of B and the closed-form certificate
 /// ([`certificate`], the same test on the same pieces in the same order). `Ok(true)`: the
@@ -128,20 +186,33 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
 /// too.
 #[inline]
 fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) -> Result<bool> {
-    const D: usize = 16;
+    if ax.len() > CERT_DIGITS {
+        return Ok(false);
+    }
+    let mut load = [0i64; CERT_DIGITS];
+    certify_tree(ax, b.toks(), b.leaf_slice(), &mut load, out)
+}
+
+/// The walk of [`certified_candidate`] over a tree given by its tokens and leaves, with the
+/// digit loads `load` carried in (and out), so that a tiler's modes can be certified in turn.
+///
+/// Pre: `ax.len() <= CERT_DIGITS`.
+#[inline(always)]
+fn certify_tree(
+    ax: &[Mode],
+    toks: &[Tok],
+    leaves: &[Mode],
+    load: &mut [i64; CERT_DIGITS],
+    out: &mut Tree<Mode>,
+) -> Result<bool> {
     let n = ax.len();
     let Some((&last, init)) = ax.split_last() else {
         return Ok(false);
     };
-    if n > D {
-        return Ok(false);
-    }
     // load[k]: the largest sum of the pieces' contributions to digit k of A.
-    let mut load = [0i64; D];
     let load = &mut load[..n];
-    let leaves = b.leaf_slice();
     let mut k = 0usize;
-    for &tok in b.toks() {
+    for &tok in toks {
         if tok != LEAF {
             out.push_tuple(tok as usize - 1);
             continue;

@@ -1,9 +1,9 @@
 //! Products: `logical_product` and its arrangements, the rank-sensitive blocked and raked
 //! products, and `tile_to_shape`.
 
-use super::coalesce::guarded;
-use super::complement::{complement, complement_leaves_into};
-use super::composition::{compose_append, composition};
+use super::coalesce::{guarded, Modes};
+use super::complement::{complement, complement_modes_into};
+use super::composition::{compose_modes_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{IntTuple, Layout, Mode, Tree};
@@ -51,11 +51,12 @@ pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resu
 /// Appends `(A, composition(complement(A, size(A)·cosize(B)), B))` to `out`.
 fn product_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
     let m = arith::mul(a.size()?, b.cosize()?)?;
-    let mut rest = Layout::default();
-    complement_leaves_into(a, &[m], &mut rest)?;
+    // The complement's flat modes stay in stack scratch; the composition reads them directly.
+    let mut rest = Modes::new();
+    complement_modes_into(a, &[m], &mut rest)?;
     out.push_tuple(2);
     out.push_tree(a.tree());
-    compose_append(&rest, b, out)
+    compose_modes_append(&rest, b, out)
 }
 
 /// `zipped_product(A, tiler)`: `((A modes…), (products…, untouched modes…))`.
