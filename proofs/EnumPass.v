@@ -58,6 +58,12 @@ Definition enum_pass {P : Type} (pts : list P) (inb : P -> nat -> bool) (valid :
   fold_left (pass_step pts inb valid) order S.
 
 
+(** The pass with [valid p] = "every IterDomain of [ids] is in bound at
+    [p]" ([Space::valid]), as the bridge runs it. *)
+Definition enum_pass_ids {P : Type} (pts : list P) (inb : P -> nat -> bool)
+  (ids order S : list nat) : list nat :=
+  enum_pass pts inb (fun p => forallb (inb p) ids) order S.
+
 Lemma equivalentb_spec : forall {P : Type} pts (inb : P -> nat -> bool) valid S,
   equivalentb pts inb valid S = true <-> forall p, In p pts -> passes inb S p = valid p.
 Proof.
