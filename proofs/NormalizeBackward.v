@@ -36,6 +36,14 @@
     - [figure3_backward]: Figure 3 with [f | E(B)], at every loop point
       [(o, i)] with [0 <= i < f] and any integer [o], gives the same root
       indices (an instance of the congruence);
+    - [backward_check_sound]: a decidable check on the two domains' terms
+      ([backward_check]: every split's inner output of the first is a loop
+      IterDomain, the second is [wf], and every merge's inner input of the
+      second is [in_range], i.e. anchored at a loop IterDomain or a merge's
+      inner input of the first) makes the rule sound at every point of the
+      box, holes included ([backward_check_examples]: Figure 3 and the
+      embedded Theorem 5 of [domain_proptest.rs] pass, the counterexample
+      below fails);
     - [normal_forms_unsound_at_holes]: without [split_exact] the claim is
       false: [split(merge(A{2}, B{4}), 2)] with its inner output padded by
       a resize by [1, 0] has the same normal form as the split-then-merge
@@ -510,3 +518,165 @@ Proof.
     simpl in Bj, Bm, Bs. unfold inner_ext in Bs. rewrite Tm in Bm. destruct Bm as [Ba Bp].
     rewrite Tj in Bj. rewrite Bp, Bj in Bs. split; [exact Ba|exact Bs]. }
 Qed.
+
+(** ** A decidable check that makes the rule sound *)
+
+(** [backward_check E L1 L2] is a test Rust can run on the two loop
+    domains' terms: every split's inner output in [L1] is a loop
+    IterDomain of [L1] (so [split_exact] holds at every point of the box,
+    [split_exact_of_loop]); [L2] is [wf]; and every merge's inner input in
+    [L2] is [in_range]: its forward index from [L1]'s roots is in range,
+    because it is a loop IterDomain or a merge's inner input of [L1], or is
+    built from such by outer split outputs, inner split outputs, merges and
+    padding resizes ([merge_exact]). *)
+
+Definition teqb (s t : term) : bool := if term_eq_dec s t then true else false.
+Definition memb (t : term) (l : list term) : bool := existsb (teqb t) l.
+
+Lemma memb_in : forall t l, memb t l = true -> In t l.
+Proof.
+  intros t l H. unfold memb in H. apply existsb_exists in H. destruct H as [u [Hu E]].
+  unfold teqb in E. destruct (term_eq_dec t u) as [->|]; [exact Hu|discriminate].
+Qed.
+
+Definition merge_inners (l : list term) : list term :=
+  flat_map (fun u => match u with TMerge _ b => [b] | _ => [] end) l.
+
+Definition anchored (L1 : list term) : list term := L1 ++ merge_inners (subs L1).
+
+Fixpoint in_range (E : nat -> Z) (A : list term) (b : term) : bool :=
+  (0 <? extent E b) &&
+  (memb b A ||
+   match b with
+   | TSplit x f _ true => (0 <? f) && in_range E A x
+   | TSplit _ _ _ false => true
+   | TMerge a c => in_range E A a && in_range E A c
+   | TResize x l r => (0 <=? l) && (0 <=? r) && in_range E A x
+   | _ => false
+   end).
+
+Definition split_inners_loop (L : list term) : bool :=
+  forallb (fun u => match u with
+                    | TSplit x f ok _ => memb (TSplit x f ok false) L
+                    | _ => true
+                    end) (subs L).
+
+Definition wfb (L : list term) : bool :=
+  forallb (fun u => match u with
+                    | TSplit x f ok _ =>
+                        memb (TSplit x f ok true) (subs L) && memb (TSplit x f ok false) (subs L)
+                    | TSwizzle x y _ =>
+                        memb (TSwizzle x y false) (subs L) && memb (TSwizzle x y true) (subs L)
+                    | _ => true
+                    end) (subs L).
+
+Definition merges_in_range (E : nat -> Z) (L1 L2 : list term) : bool :=
+  forallb (fun u => match u with
+                    | TMerge _ b => in_range E (anchored L1) b
+                    | _ => true
+                    end) (subs L2).
+
+Definition backward_check (E : nat -> Z) (L1 L2 : list term) : bool :=
+  split_inners_loop L1 && wfb L2 && merges_in_range E L1 L2.
+
+Lemma wfb_wf : forall L, wfb L = true -> wf L.
+Proof.
+  intros L H u Hu. unfold wfb in H. rewrite forallb_forall in H. specialize (H u Hu).
+  destruct u; simpl; auto; apply andb_prop in H; destruct H as [H1 H2];
+    split; apply memb_in; assumption.
+Qed.
+
+Lemma split_inners_loop_in : forall L, split_inners_loop L = true ->
+  forall x f ok io, In (TSplit x f ok io) (subs L) -> In (TSplit x f ok false) L.
+Proof.
+  intros L H x f ok io Hs. unfold split_inners_loop in H. rewrite forallb_forall in H.
+  apply memb_in, (H _ Hs).
+Qed.
+
+Lemma cdiv_cover : forall e f, 0 < f -> e <= f * cdiv e f.
+Proof.
+  intros e f Hf. unfold cdiv. pose proof (Z.mod_pos_bound (e + f - 1) f Hf).
+  pose proof (Z.div_mod (e + f - 1) f ltac:(lia)). lia.
+Qed.
+
+Lemma in_range_sound : forall E L1 p rho1,
+  consistent E L1 p rho1 -> split_exact E rho1 L1 ->
+  Forall2 (fun t v => 0 <= v < extent E t) L1 p ->
+  forall b, in_range E (anchored L1) b = true -> 0 <= value E (roots_of rho1) b < extent E b.
+Proof.
+  intros E L1 p rho1 C X Box.
+  assert (Anch : forall b, 0 < extent E b -> In b (anchored L1) ->
+                 0 <= value E (roots_of rho1) b < extent E b).
+  { intros b Pos Hb. unfold anchored in Hb. apply in_app_or in Hb. destruct Hb as [Hb|Hb].
+    - rewrite <- (consistent_forward E L1 p rho1 C X b (in_subs L1 b Hb)).
+      destruct C as [T _]. destruct (forall2_in _ _ L1 p T Box b Hb) as [v [Hv Bv]].
+      rewrite Hv. exact Bv.
+    - unfold merge_inners in Hb. apply in_flat_map in Hb. destruct Hb as [u [Hu Hbu]].
+      destruct u as [| | a b' | |]; simpl in Hbu; try contradiction.
+      destruct Hbu as [->|[]].
+      assert (Hb : In b (subs L1)) by exact (subs_closed L1 _ b Hu (or_intror eq_refl)).
+      rewrite <- (consistent_forward E L1 p rho1 C X b Hb).
+      destruct C as [_ B]. destruct (B _ Hu) as [_ Bb]. rewrite Bb.
+      apply Z.mod_pos_bound, Pos. }
+  induction b as [r|x IH f ok io|a IHa c IHc|x IH l r|x IHx y IHy io]; intros H;
+    simpl in H; apply andb_prop in H; destruct H as [Pos H]; apply Z.ltb_lt in Pos;
+    apply orb_prop in H; (destruct H as [H|H]; [apply Anch; [exact Pos|apply memb_in, H]|]).
+  - discriminate.
+  - destruct io.
+    + apply andb_prop in H. destruct H as [Hf Hx]. apply Z.ltb_lt in Hf.
+      specialize (IH Hx). simpl in Pos |- *.
+      pose proof (cdiv_cover (extent E x) f Hf) as Cv.
+      assert (Cp : 0 < cdiv (extent E x) f).
+      { unfold cdiv. apply Z.div_str_pos. lia. }
+      destruct ok; simpl in Pos |- *; split.
+      * apply Z.div_pos; lia.
+      * apply Z.div_lt_upper_bound; nia.
+      * apply Z.div_pos; lia.
+      * apply Z.div_lt_upper_bound; nia.
+    + simpl in Pos |- *. destruct ok; simpl in Pos |- *; apply Z.mod_pos_bound; exact Pos.
+  - apply andb_prop in H. destruct H as [Ha Hc].
+    specialize (IHa Ha). specialize (IHc Hc). simpl. nia.
+  - apply andb_prop in H. destruct H as [H Hx]. apply andb_prop in H. destruct H as [Hl Hr].
+    apply Z.leb_le in Hl. apply Z.leb_le in Hr. specialize (IH Hx). simpl. lia.
+  - discriminate.
+Qed.
+
+(** The check makes Rust's rule sound: two loop domains with equal normal
+    forms that pass it reach the same root indices backward from every
+    point of the first one's box, holes included. *)
+Theorem backward_check_sound : forall E fuel L1 L2 p rho1 rho2,
+  backward_check E L1 L2 = true ->
+  map (normalize E fuel) L1 = map (normalize E fuel) L2 ->
+  Forall2 (fun t v => 0 <= v < extent E t) L1 p ->
+  consistent E L1 p rho1 -> consistent E L2 p rho2 ->
+  forall r, In (TRoot r) (subs L2) -> rho2 (TRoot r) = rho1 (TRoot r).
+Proof.
+  intros E fuel L1 L2 p rho1 rho2 K N Box C1 C2.
+  unfold backward_check in K. apply andb_prop in K. destruct K as [K M].
+  apply andb_prop in K. destruct K as [S W].
+  assert (X1 : split_exact E rho1 L1)
+    by exact (split_exact_of_loop E L1 p rho1 C1 Box (split_inners_loop_in L1 S)).
+  apply (normal_forms_same_roots E fuel L1 L2 p rho1 rho2 N C1 X1 C2 (wfb_wf L2 W)).
+  intros a b Hm. unfold merges_in_range in M. rewrite forallb_forall in M.
+  exact (in_range_sound E L1 p rho1 C1 X1 Box b (M _ Hm)).
+Qed.
+
+(** The check on examples: Figure 3 ([E(A) = 3], [E(B) = 8], [f = 4])
+    passes; the counterexample fails it both ways; the embedded Theorem 5
+    of [domain_proptest.rs] ([I1{2}], [I2{8}], split by 4, then the outer
+    output split by 3, which leaves holes) has equal normal forms and
+    passes with the split-then-merge schedule as [L2]. *)
+Example backward_check_examples :
+  let E3 := fun r : nat => match r with O => 3 | _ => 8 end in
+  let E5 := fun r : nat => match r with O => 2 | _ => 8 end in
+  let A := TRoot 0 in let B := TRoot 1 in
+  let X := TMerge A B in let Y := TSplit X 4 false true in
+  let S := TSplit B 4 false true in let M := TMerge A S in
+  backward_check E3 (fig3_L1 4) (fig3_L2 4) = true /\
+  backward_check cex_E cex_L1 cex_L2 = false /\
+  backward_check cex_E cex_L2 cex_L1 = false /\
+  backward_check E5 [TSplit Y 3 false true; TSplit Y 3 false false; TSplit X 4 false false]
+                    [TSplit M 3 false true; TSplit M 3 false false; TSplit B 4 false false] = true /\
+  map (normalize E5 4) [TSplit Y 3 false true; TSplit Y 3 false false; TSplit X 4 false false] =
+  map (normalize E5 4) [TSplit M 3 false true; TSplit M 3 false false; TSplit B 4 false false].
+Proof. vm_compute. repeat split; reflexivity. Qed.
