@@ -20,9 +20,12 @@
     forms have equal extents and compute the same loop indices from every
     root point ([equal_normal_forms]).
 
-    Not covered: the backward index map at holes (Def 1.2 compares the
-    root indices reached from every loop point, holes included); that
-    needs Rust's planning and is checked by enumeration in [equiv.rs]. *)
+    The backward index map (Def 1.2 compares the root indices reached from
+    every loop point, holes included) is treated in [NormalizeBackward.v]:
+    equal normal forms give equal backward maps at every loop point where
+    the first domain's split inner indices are in range and the second's
+    merges see in-range inner indices ([normal_forms_backward]), and not
+    in general ([normal_forms_unsound_at_holes]). *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.

@@ -25,9 +25,9 @@
     [split_divisible] and [xor_closed]; [Symbolic.v] proves that their
     [Yes] means what [step_valid] says.  Theorem 5 as a congruence is
     [Normalize.v]; [Closure.v] proves that Rust's worklist closure yields
-    an [acyclic_justified] list.  Not covered: conditions dropped by the
-    enumeration pass (Rust checks those by enumeration, on concrete
-    extents). *)
+    an [acyclic_justified] list; [EnumPass.v] the enumeration pass that
+    drops the rest on concrete extents; [Plan.v] that any plan computing
+    each index once gives indices satisfying [step_valid]. *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.

@@ -37,6 +37,11 @@
                              "D s m", "A s c" or "E s c" (symbol number s) and
                              EXPR is "c x", "s n", "a EXPR x", "p EXPR EXPR",
                              "m EXPR EXPR" or "d EXPR x"
+     n N P PT1 .. PTP K i1 .. iK C c1 .. cC O o1 .. oO
+                         ->  enum_pass_ids [0..P-1] inb [i1..] [o1..] [c1..]
+                             (derive's enumeration pass), written "x y ..."
+                             (the conditions kept), where PT is "k v1 .. vk":
+                             the ids (below N) out of bound at that point
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -205,6 +210,40 @@ let closure_request ints =
       | [] -> failwith "missing chosen")
   | _ -> failwith "missing rules"
 
+let enum_request ints =
+  let nat_item = function x :: rest -> (nat_of_int x, rest) | [] -> failwith "truncated id" in
+  match ints with
+  | n :: np :: rest -> (
+      let oob = Array.make_matrix (max np 1) (max n 1) false in
+      let point_item p = function
+        | k :: rest ->
+            let vs, rest = take k (function v :: r -> (v, r) | [] -> failwith "truncated point") rest in
+            List.iter (fun v ->
+                if v < 0 || v >= n then failwith "id out of range";
+                oob.(p).(v) <- true) vs;
+            ((), rest)
+        | [] -> failwith "truncated point" in
+      let rec points p rest = if p = np then rest else
+          let (), rest = point_item p rest in points (p + 1) rest in
+      let rest = points 0 rest in
+      let list_of rest = match rest with
+        | k :: rest -> take k nat_item rest
+        | [] -> failwith "truncated list" in
+      let ids, rest = list_of rest in
+      let chosen, rest = list_of rest in
+      let order, rest = list_of rest in
+      if rest <> [] then failwith "trailing integers";
+      let inb p v =
+        let v = int_of_nat v in
+        if v >= n then failwith "id out of range";
+        if oob.(p).(v) then False else True in
+      let pts = coq_of_list (List.init np (fun p -> p)) in
+      String.concat " "
+        (List.map (fun x -> string_of_int (int_of_nat x))
+           (list_of_coq (enum_pass_ids pts inb (coq_of_list ids) (coq_of_list order)
+                           (coq_of_list chosen)))))
+  | _ -> failwith "missing sizes"
+
 let rules_request ints =
   let b v = if v = 0 then False else True in
   let n = nat_of_int in
@@ -282,6 +321,7 @@ let answer line =
   | "y" :: tokens -> symbolic tokens
   | "z" :: ints -> closure_request (List.map int_of_string ints)
   | "v" :: ints -> rules_request (List.map int_of_string ints)
+  | "n" :: ints -> enum_request (List.map int_of_string ints)
   | "w" :: b :: m :: sh :: o :: i :: tokens ->
       let z v = z_of_int (int_of_string v) in
       string_of_int (int_of_z (swizzled (z b) (z m) (z sh) (z o) (tree_of tokens) (z i)))

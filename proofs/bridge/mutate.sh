@@ -6,7 +6,8 @@
 # short of a shape cotarget), two of the tree model (the index a node
 # hands its next child, the flattening), two of nested coordinates, two
 # of the symbolic decisions, one of swizzled layouts, two of the
-# predicates' forward chaining and one of their rules.  For each it rebuilds the executable and runs
+# predicates' forward chaining, one of their rules and two of derive's
+# enumeration pass.  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -25,9 +26,10 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining"),
+    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
-     "           | False -> False)", "           | False -> cert_go ax ps' load)", cert),
+     "           | True -> cert_go ax ps' load\n           | False -> False)",
+     "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
     ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
     ("digit load", "Z.ltb (Z.sub (nth k ax mode0).zextent (Zpos XH)) l", "False", cert),
     ("stride equation",
@@ -65,6 +67,13 @@ mutants = [
     ("rules: a slice also gets Theorem 3",
      "    (match match Z.leb Z0 l with\n           | True -> Z.leb Z0 r\n",
      "    (match match Z.leb Z0 (Z.add l r) with\n           | True -> True\n", "forward_chaining"),
+    ("enumeration: a drop is checked at the valid points only",
+     "forallb (fun p -> eqb (passes inb s p) (valid p)) pts",
+     "forallb (fun p -> match valid p with True -> passes inb s p | False -> True) pts",
+     "enumeration_pass"),
+    ("enumeration: a drop is checked with the candidate still in",
+     "(match equivalentb pts inb valid rest with", "(match equivalentb pts inb valid s with",
+     "enumeration_pass"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

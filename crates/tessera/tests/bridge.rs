@@ -9,7 +9,9 @@
 //! integer cotarget, whose tractable branch `proofs/BridgeComplement.v` proves equal to the
 //! coalesced complement of `proofs/ComplementAny.v` (`complementZ_tractable`, `complement_tiles`),
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
-//! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`. This test generates layouts with a fixed seed, asks both sides and
+//! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`, and the
+//! predicate rules, their forward chaining (`proofs/Closure.v`) and `derive`'s enumeration pass
+//! (`proofs/EnumPass.v`). This test generates layouts with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -20,8 +22,8 @@ use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::domain::eval::{plan, Direction};
-use tessera::domain::predicate::{derive_by_theorems, rules, xor_closed};
+use tessera::domain::eval::{plan, Direction, Space};
+use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
 use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
@@ -1072,4 +1074,90 @@ fn forward_chaining_agrees_with_the_extracted_proof() {
     );
     compare("predicate rules", &rule_req, &rule_rust);
     compare("forward chaining", &requests, &rust);
+}
+
+/// Loop points at most, per schedule of the enumeration-pass test (keeps the requests short).
+const ENUM_MAX_POINTS: u64 = 64;
+
+/// `derive`'s enumeration pass (`proofs/EnumPass.v`): for random schedules with concrete extents
+/// whose pass runs, the conditions `derive` keeps must equal the extracted
+/// `enum_pass_ids pts inb ids order chosen`, given every loop point's out-of-bound IterDomains
+/// (from Rust's `Space::for_each`), the checked IterDomains of `Space::valid`, the chosen set of
+/// `derive_by_theorems` and the candidate order (proved sound and minimal over the points:
+/// `enum_pass_sound`, `enum_pass_minimal`, `derive_iff_no_hole`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn enumeration_pass_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xE0E0_5A55);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut with_holes, mut enum_drops, mut cases_with_drops) = (0usize, 0usize, 0usize);
+    while requests.len() < CASES {
+        let s = random_schedule(&mut rng, 8);
+        let Ok(space) = Space::new(&s) else {
+            continue;
+        };
+        if space.points > ENUM_MAX_POINTS {
+            continue;
+        }
+        let (Ok(d0), Ok(d), Ok(loops)) = (derive_by_theorems(&s), derive(&s), s.loop_ids()) else {
+            continue;
+        };
+        if !d.minimal_checked {
+            continue;
+        }
+        let n = s.ids.len();
+        let roots = s.roots();
+        let mut order: Vec<usize> = (0..n)
+            .rev()
+            .filter(|i| !loops.contains(i) && !roots.contains(i))
+            .collect();
+        order.extend(
+            (0..n)
+                .rev()
+                .filter(|i| !loops.contains(i) && roots.contains(i)),
+        );
+        order.retain(|i| d0.chosen.contains(i));
+        let mut req = format!("n {n} {}", space.points);
+        let mut holes = 0;
+        space
+            .for_each(|idx| {
+                let oob: Vec<usize> = (0..n).filter(|&v| !space.in_bound(idx, v)).collect();
+                holes += usize::from(!space.valid(idx));
+                req.push_str(&format!(" {}", oob.len()));
+                for v in oob {
+                    req.push_str(&format!(" {v}"));
+                }
+                Ok(true)
+            })
+            .expect("enumeration");
+        with_holes += usize::from(holes > 0);
+        let mut ids: Vec<usize> = space.checked.clone();
+        ids.extend(space.varying.iter().map(|&k| space.loop_ids[k]));
+        for list in [&ids, &d0.chosen, &order] {
+            req.push_str(&format!(" {}", list.len()));
+            for v in list {
+                req.push_str(&format!(" {v}"));
+            }
+        }
+        requests.push(req);
+        let drops = d
+            .dropped
+            .iter()
+            .filter(|j| j.theorem == "enumeration")
+            .count();
+        enum_drops += drops;
+        cases_with_drops += usize::from(drops > 0);
+        let kept: Vec<String> = d.chosen.iter().map(|c| c.to_string()).collect();
+        rust.push(kept.join(" "));
+    }
+    eprintln!(
+        "enumeration pass: {with_holes} of {CASES} schedules with holes; {enum_drops} conditions \
+         dropped by enumeration in {cases_with_drops} schedules"
+    );
+    assert!(
+        cases_with_drops >= 100,
+        "too few enumeration drops to test the pass"
+    );
+    compare("enumeration pass", &requests, &rust);
 }
