@@ -58,17 +58,17 @@ pub(crate) fn bw_coalesce_from(
 /// Inline capacity of [`Modes`].
 const MODES_INLINE: usize = 16;
 
-/// The walk of [`bw_coalesce_from`] for `src.len() <= 16`, writing into a fixed array: the
+/// The walk of [`bw_coalesce_from`] for `src.len() <= N` (and `N >= 1`), writing into a fixed array: the
 /// finished modes are stored back to front from `arr[0]` (at most one per mode read), then
 /// reversed in place (a few swaps; no call to `memmove`). Returns their number. The rules of
 /// `bw_coalesce`, with the initial "front is a unit" state handled before the loop: the front is
 /// the last mode of size ≠ 1.
 #[inline(always)]
-fn bw_coalesce_array(
+fn bw_coalesce_array<const N: usize>(
     src: &[Mode],
     last: Mode,
     map: impl Fn(Mode) -> Mode,
-    arr: &mut [Mode; MODES_INLINE],
+    arr: &mut [Mode; N],
 ) -> Result<usize> {
     let body = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
     let mut rest = body.iter().rev();
@@ -154,16 +154,29 @@ fn with_coalesced_last<R>(
         return f(&[Mode::new(1, 0)]);
     };
     let last = last_of(last);
-    if leaves.len() <= MODES_INLINE {
-        let mut arr = [Mode::default(); MODES_INLINE];
-        let k = bw_coalesce_array(leaves, last, |m| m, &mut arr)?;
-        f(&arr[..k])
+    // Scratch sized to the input, so that only what can be used is zeroed (safe Rust
+    // initialises a whole array): `SMALL` modes cover most layouts.
+    let mut small: [Mode; SMALL];
+    let mut inline: [Mode; MODES_INLINE];
+    let mut c: Modes;
+    let modes: &[Mode] = if leaves.len() <= SMALL {
+        small = [Mode::default(); SMALL];
+        let k = bw_coalesce_array(leaves, last, |m| m, &mut small)?;
+        &small[..k]
+    } else if leaves.len() <= MODES_INLINE {
+        inline = [Mode::default(); MODES_INLINE];
+        let k = bw_coalesce_array(leaves, last, |m| m, &mut inline)?;
+        &inline[..k]
     } else {
-        let mut c = Modes::new();
+        c = Modes::new();
         bw_coalesce_from(leaves, last, |m| m, &mut c)?;
-        f(&c)
-    }
+        &c
+    };
+    f(modes)
 }
+
+/// The size of the smaller scratch array of [`with_coalesced`].
+const SMALL: usize = 6;
 
 /// Appends `m` to the modes `arr[..*n]`, coalescing as it goes: a unit extent is dropped and a
 /// mode packed onto the last one (`s·d` equal to its stride) merges into it. Appending the modes

@@ -190,6 +190,7 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
 /// The rest extent for a cotarget shape: CuTe's `ceil_div(shape, last_stride)` folded mode by
 /// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
 /// stride 24 gives 2 instead of 4).
+#[inline]
 fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let (mut rest, size) = cute_rest_fold(cotarget, last_stride)?;
     if arith::mul(rest, last_stride)? < size {
@@ -200,12 +201,21 @@ fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
 
 /// CuTe's rest extent `ceil_div(cotarget, last_stride)`, folded mode by mode over the cotarget's
 /// leaves, and `size(cotarget)`.
+#[inline]
 fn cute_rest_fold(cotarget: &[i64], last_stride: i64) -> Result<(i64, i64)> {
     let mut b = last_stride;
     let mut rest = 1i64;
     for &s in cotarget {
-        rest = arith::mul(rest, arith::ceil_div(s, b))?;
-        b = arith::ceil_div(b, s);
+        // ceil(s / b) and ceil(b / s), without a division when b == 1 (every later mode) or
+        // when one of them is at most the other.
+        if b == 1 {
+            rest = arith::mul(rest, s)?;
+        } else if s <= b {
+            b = arith::ceil_div(b, s);
+        } else {
+            rest = arith::mul(rest, arith::ceil_div(s, b))?;
+            b = 1;
+        }
     }
     let size = cotarget
         .iter()

@@ -118,10 +118,10 @@ pub(crate) fn certified_pair(
     c: &[Mode],
     out: &mut Tree<Mode>,
 ) -> Result<bool> {
-    let mut load = [0i64; CERT_DIGITS];
     if ax.len() > CERT_DIGITS || c.len() > CERT_DIGITS {
         return Ok(false);
     }
+    zeroed_load!(load, ax.len());
     let mut ctoks = [LEAF; CERT_DIGITS + 1];
     let ctoks: &[Tok] = if c.len() == 1 {
         &ctoks[..1]
@@ -130,8 +130,8 @@ pub(crate) fn certified_pair(
         &ctoks[..=c.len()]
     };
     out.push_tuple(2);
-    Ok(certify_tree(ax, b.toks(), b.leaf_slice(), &mut load, out)?
-        && certify_tree(ax, ctoks, c, &mut load, out)?)
+    Ok(certify_tree(ax, b.toks(), b.leaf_slice(), load, out)?
+        && certify_tree(ax, ctoks, c, load, out)?)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
@@ -189,28 +189,35 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
     if ax.len() > CERT_DIGITS {
         return Ok(false);
     }
-    let mut load = [0i64; CERT_DIGITS];
-    certify_tree(ax, b.toks(), b.leaf_slice(), &mut load, out)
+    zeroed_load!(load, ax.len());
+    certify_tree(ax, b.toks(), b.leaf_slice(), load, out)
 }
+
+/// Binds `$load` to the certificate's digit loads for `$n <= CERT_DIGITS` digits, all zero.
+macro_rules! zeroed_load {
+    ($load:ident, $n:expr) => {
+        let mut all = [0i64; CERT_DIGITS];
+        let $load: &mut [i64] = &mut all[..$n];
+    };
+}
+use zeroed_load;
 
 /// The walk of [`certified_candidate`] over a tree given by its tokens and leaves, with the
 /// digit loads `load` carried in (and out), so that a tiler's modes can be certified in turn.
+/// `load[k]` is the largest sum of the pieces' contributions to digit k of A.
 ///
-/// Pre: `ax.len() <= CERT_DIGITS`.
+/// Pre: `load.len() == ax.len()`.
 #[inline(always)]
 fn certify_tree(
     ax: &[Mode],
     toks: &[Tok],
     leaves: &[Mode],
-    load: &mut [i64; CERT_DIGITS],
+    load: &mut [i64],
     out: &mut Tree<Mode>,
 ) -> Result<bool> {
-    let n = ax.len();
     let Some((&last, init)) = ax.split_last() else {
         return Ok(false);
     };
-    // load[k]: the largest sum of the pieces' contributions to digit k of A.
-    let load = &mut load[..n];
     let mut k = 0usize;
     for &tok in toks {
         if tok != LEAF {

@@ -2,7 +2,7 @@
 
 use crate::layout::buf::Buf;
 
-use super::coalesce::{coalesce_modes_into, guarded, with_coalesced_x, Modes};
+use super::coalesce::{guarded, with_coalesced, with_coalesced_x, Modes};
 use super::complement::complement_modes_into;
 use super::composition::{certified_pair, compose_decide};
 use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
@@ -59,32 +59,44 @@ pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resul
 /// for the cotarget, is also `coalesce_x(A)` (what the composition reads) whenever A's last leaf
 /// is not a unit, so A is coalesced once.
 fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
-    // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built).
-    let mut ac = Modes::new();
-    coalesce_modes_into(a.tree(), &mut ac)?;
-    let mut target: Buf<i64, 16> = Buf::new();
-    for m in &ac {
-        target.push(m.shape);
-    }
-    let mut c = Modes::new();
-    complement_modes_into(b, &target, &mut c)?;
-    let mark = out.lens();
-    let last_is_unit = a.tree().leaf_slice().last().is_none_or(|m| m.shape == 1);
-    let certified = if last_is_unit {
-        with_coalesced_x(a.tree(), |ax| certified_pair(ax, b.tree(), &c, out))?
-    } else {
-        certified_pair(&ac, b.tree(), &c, out)?
-    };
-    if certified {
-        return Ok(());
-    }
-    // The full decision, on the tiler (B, complement) built in place.
-    let mut t = Layout::default();
-    t.t.clear();
-    t.t.push_tuple(2);
-    t.t.push_tree(b.tree());
-    t.t.push_flat(&c, true);
-    compose_decide(a, &t, out, mark)
+    with_coalesced(a.tree(), |ac| {
+        // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built), in
+        // scratch sized to it.
+        let mut small: [i64; 6];
+        let mut big: Buf<i64, 16>;
+        let target: &[i64] = if ac.len() <= 6 {
+            small = [0; 6];
+            for (t, m) in small.iter_mut().zip(ac) {
+                *t = m.shape;
+            }
+            &small[..ac.len()]
+        } else {
+            big = Buf::new();
+            for m in ac {
+                big.push(m.shape);
+            }
+            &big
+        };
+        let mut c = Modes::new();
+        complement_modes_into(b, target, &mut c)?;
+        let mark = out.lens();
+        let last_is_unit = a.tree().leaf_slice().last().is_none_or(|m| m.shape == 1);
+        let certified = if last_is_unit {
+            with_coalesced_x(a.tree(), |ax| certified_pair(ax, b.tree(), &c, out))?
+        } else {
+            certified_pair(ac, b.tree(), &c, out)?
+        };
+        if certified {
+            return Ok(());
+        }
+        // The full decision, on the tiler (B, complement) built in place.
+        let mut t = Layout::default();
+        t.t.clear();
+        t.t.push_tuple(2);
+        t.t.push_tree(b.tree());
+        t.t.push_flat(&c, true);
+        compose_decide(a, &t, out, mark)
+    })
 }
 
 /// `zipped_divide(A, tiler)`: `((tiles…), (rests…, untouched modes…))`.
