@@ -241,7 +241,7 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10000, failure_persistence: None, .. ProptestConfig::default() })]
 
     /// Transforms after a Theorem 5 pair, on the split's inner output among others: whenever
     /// the rule says Yes, enumeration agrees (both orders).
@@ -278,7 +278,7 @@ fn generator_reaches_both_outcomes() {
     );
     let strat = (1i64..5, 1i64..13, 0i64..4, 1i64..6, ops(), any::<u8>());
     let (mut built, mut rule_yes, mut rule_no, mut left) = (0, 0, 0, 0);
-    let (mut not_equiv, mut rule_yes_with_ops) = (0, 0);
+    let (mut not_equiv, mut rule_yes_with_ops, mut nf_equal, mut nf_equal_not_equiv) = (0, 0, 0, 0);
     for _ in 0..3000 {
         let (e1, e2, e3, f, ops, shuffle) = strat.new_tree(&mut runner).unwrap().current();
         let Some((a, b)) = pair((e1, e2, e3), f, &ops, shuffle) else {
@@ -289,6 +289,15 @@ fn generator_reaches_both_outcomes() {
         let en = eq.by_enumeration.unwrap();
         if !en.equivalent {
             not_equiv += 1;
+        }
+        // The operations after the pair are the same on both sides and normalization is a
+        // congruence, so the normal forms agree exactly when f | e2: where the old rule could
+        // answer Yes (when it built the terms).
+        if e2 % f == 0 {
+            nf_equal += 1;
+            if !en.equivalent {
+                nf_equal_not_equiv += 1;
+            }
         }
         match eq.by_rule {
             Some(r) if r.equivalent == Decision::No => {
@@ -306,7 +315,9 @@ fn generator_reaches_both_outcomes() {
             None => left += 1,
         }
     }
-    eprintln!("built {built}, rule Yes {rule_yes} ({rule_yes_with_ops} with operations after the pair), rule No {rule_no}, left to enumeration {left}, not equivalent {not_equiv}");
+    eprintln!("built {built}, rule Yes {rule_yes} ({rule_yes_with_ops} with operations after the pair), rule No {rule_no}, left to enumeration {left}, not equivalent {not_equiv}; equal normal forms {nf_equal}, of which not equivalent {nf_equal_not_equiv}");
+    // Pairs on which the unguarded rule answered a wrong Yes.
+    assert!(nf_equal_not_equiv >= 50);
     assert!(rule_yes >= 100);
     assert!(rule_yes_with_ops >= 50);
     assert!(not_equiv >= 100);
