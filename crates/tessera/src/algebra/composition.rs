@@ -122,16 +122,16 @@ pub(crate) fn certified_pair(
         return Ok(false);
     }
     zeroed_load!(load, ax.len());
-    let mut ctoks = [LEAF; CERT_DIGITS + 1];
-    let ctoks: &[Tok] = if c.len() == 1 {
-        &ctoks[..1]
-    } else {
-        ctoks[0] = 1 + c.len() as Tok;
-        &ctoks[..=c.len()]
-    };
+    /// The tokens of `c.len()` leaves.
+    static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
     out.push_tuple(2);
-    Ok(certify_tree(ax, b.toks(), b.leaf_slice(), load, out)?
-        && certify_tree(ax, ctoks, c, load, out)?)
+    if !certify_tree(ax, b.toks(), b.leaf_slice(), load, out)? {
+        return Ok(false);
+    }
+    if c.len() != 1 {
+        out.push_tuple(c.len());
+    }
+    certify_tree(ax, &LEAVES[..c.len()], c, load, out)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
