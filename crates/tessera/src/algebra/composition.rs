@@ -94,13 +94,25 @@ pub(crate) fn compose_append(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Re
     compose_decide(a, b, out, mark)
 }
 
-/// [`compose_append`] for an A given by its flat modes `a` (the layout `from_modes(a)`), as
-/// `logical_product` has its complement: no layout is built unless the one-pass certificate
-/// does not apply.
+/// [`compose_append`] for an A given by its flat modes `a` (the layout `from_modes(a)`) already
+/// in coalesced normal form, as `logical_product` has its complement: no layout is built unless
+/// the one-pass certificate does not apply, and `coalesce_x(A)` is A itself (or `2:0` for `1:0`):
+/// coalescing a normal form changes nothing (`coalesce_unique_normal_form`), so only a trailing
+/// unit mode, which a normal form has only as `[1:0]`, is widened.
+///
+/// Pre: `a` is non-empty and coalesced (checked in debug builds).
 #[inline]
-pub(crate) fn compose_modes_append(a: &[Mode], b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+pub(crate) fn compose_coalesced_append(a: &[Mode], b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+    debug_assert!(with_coalesced_x_slice(a, |ax| Ok(ax.len() == a.len()
+        && ax
+            .iter()
+            .zip(a)
+            .all(|(x, m)| x == m || (m.shape == 1 && x.shape == 2))))
+    .unwrap_or(false));
     let mark = out.lens();
-    if with_coalesced_x_slice(a, |ax| certified_candidate(ax, b.tree(), out))? {
+    let unit = [Mode::new(2, 0)];
+    let ax: &[Mode] = if a == [Mode::new(1, 0)] { &unit } else { a };
+    if certified_candidate(ax, b.tree(), out)? {
         return Ok(());
     }
     compose_decide(&super::coalesce::from_modes(a), b, out, mark)
@@ -122,16 +134,16 @@ pub(crate) fn certified_pair(
         return Ok(false);
     }
     zeroed_load!(load, ax.len());
-    let mut ctoks = [LEAF; CERT_DIGITS + 1];
-    let ctoks: &[Tok] = if c.len() == 1 {
-        &ctoks[..1]
-    } else {
-        ctoks[0] = 1 + c.len() as Tok;
-        &ctoks[..=c.len()]
-    };
+    /// The tokens of `c.len()` leaves.
+    static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
     out.push_tuple(2);
-    Ok(certify_tree(ax, b.toks(), b.leaf_slice(), load, out)?
-        && certify_tree(ax, ctoks, c, load, out)?)
+    if !certify_tree(ax, b.toks(), b.leaf_slice(), load, out)? {
+        return Ok(false);
+    }
+    if c.len() != 1 {
+        out.push_tuple(c.len());
+    }
+    certify_tree(ax, &LEAVES[..c.len()], c, load, out)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated

@@ -3,7 +3,7 @@
 
 use super::coalesce::{guarded, Modes};
 use super::complement::{complement, complement_modes_into};
-use super::composition::{compose_modes_append, composition};
+use super::composition::{compose_coalesced_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
 use crate::layout::{IntTuple, Layout, Mode, Tree};
@@ -51,12 +51,13 @@ pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resu
 /// Appends `(A, composition(complement(A, size(A)·cosize(B)), B))` to `out`.
 fn product_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
     let m = arith::mul(a.size()?, b.cosize()?)?;
-    // The complement's flat modes stay in stack scratch; the composition reads them directly.
+    // The complement's flat modes stay in stack scratch; the composition reads them directly
+    // (they are coalesced: every branch of `complement` ends in coalesced form).
     let mut rest = Modes::new();
     complement_modes_into(a, &[m], &mut rest)?;
     out.push_tuple(2);
     out.push_tree(a.tree());
-    compose_modes_append(&rest, b, out)
+    compose_coalesced_append(&rest, b, out)
 }
 
 /// `zipped_product(A, tiler)`: `((A modes…), (products…, untouched modes…))`.
