@@ -276,6 +276,34 @@ fn equivalence_of_the_seed_listings() {
     assert!(err.contains("error[not_comparable]"), "{err}");
 }
 
+/// `normal_forms_unsound_at_holes` (`proofs/NormalizeBackward.v`): equal normal forms, but the
+/// pair differs at the hole `[0, 0]`. The rule must not answer (it used to say Yes);
+/// enumeration refutes.
+#[test]
+fn equivalence_rule_is_silent_at_the_coq_counterexample() {
+    let dir = std::env::temp_dir().join(format!("tessera-equiv-cex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.tsch"), dir.join("b.tsch"));
+    std::fs::write(&a, "A = iter 2\nB = iter 4\nM = merge A, B\nO, I = split M by 2\nJ = resize I by 1, 0\nloop O J\n").unwrap();
+    std::fs::write(&b, "A = iter 2\nB = iter 4\nP, Q = split B by 2\nM = merge A, P\nJ = resize Q by 1, 0\nloop M J\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let v = json(&[a, "--equiv", b]);
+    assert!(v["equivalence"]["rule"].is_null(), "{}", v["equivalence"]);
+    assert_eq!(v["equivalence"]["enumeration"]["equivalent"], false);
+    assert_eq!(
+        v["equivalence"]["enumeration"]["counterexample"],
+        "at loop point [0, 0]: roots [-1, 3] vs [0, -1]"
+    );
+    let (code, out, _) = tessera(&[a, "--equiv", b]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("equivalence by normal forms"), "{out}");
+    assert!(
+        out.contains("equivalence by enumeration: NOT equivalent"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn lowering_weak_and_strong_correctness() {
     let f = ex("example10_tma_weak_correctness.tsch");

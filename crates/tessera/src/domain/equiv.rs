@@ -5,14 +5,17 @@
 //! nvFuser's `doc/reading/iterdomain.md` Def 1.2. Decided two ways: by rule — Theorem 5
 //! (merge-then-split ≡ split-then-merge iff the split divides the inner extent; Coq:
 //! `merge_split_commute_iff_divisible` in `proofs/Divisibility.v`) when the pair has
-//! exactly that shape, otherwise by comparing the loop domains as terms over the roots after
-//! rewriting every divisible merge-then-split into split-then-merge (equal normal forms ⇒
-//! equivalent) — and by enumeration, which gives a counterexample.
+//! exactly that shape, otherwise identical loop terms (`consistent_unique`), or equal loop
+//! domains as terms over the roots after rewriting every divisible merge-then-split into
+//! split-then-merge together with `backward_check` (`backward_check_sound` in
+//! `proofs/NormalizeBackward.v`; equal normal forms alone are not enough at holes,
+//! `normal_forms_unsound_at_holes`) — and by enumeration, which gives a counterexample.
 
 use super::error::{Error, Result};
 use super::eval::{plan, Direction, Space};
 use super::ir::{Id, Schedule, SplitKind, Transform};
-use super::symbolic::{Decision, Extent};
+use super::symbolic::{Decision, Extent, Facts};
+use std::collections::HashSet;
 
 /// The answer of the divisibility rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,10 +122,14 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// Decides equivalence of two schedules over the same roots.
 ///
 /// Pre: the roots agree (names and extents, in order), else [`Error::NotComparable`].
-/// Post: `by_rule` is `Some` when the pair is Figure 3's (Theorem 5, `Yes`/`No`/`Unknown`) or
-/// when the Theorem-5 normal forms agree (`Yes`); `by_enumeration` is `Some`
-/// when extents are concrete, with a counterexample when they differ. When both are present
-/// they agree (tested).
+/// Post: `by_rule` is `Some` when the pair is Figure 3's (Theorem 5, `Yes`/`No`/`Unknown`), when
+/// the loop terms are identical (`Yes`, `consistent_unique`), or when the Theorem-5 normal forms
+/// agree and `backward_check` passes one way (`Yes`, `backward_check_sound`); normal forms that
+/// agree while the check fails both ways leave the answer to enumeration when extents are
+/// concrete and give `Unknown` when they are not. `by_enumeration` is `Some` when extents are
+/// concrete, with a counterexample when they differ. A rule's `Yes`/`No` is proved in Coq for the
+/// model of the terms and the backward map; that Rust agrees with it is tested (the proptests and
+/// an exhaustive scan in `tests/domain_equiv.rs`), not proved.
 /// Example: Listings 1 and 2 (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
 /// vs `[3, 4]`; with `I2{8}` they are.
 pub fn compare(a: &Schedule, b: &Schedule) -> Result<Equivalence> {
@@ -138,11 +145,25 @@ pub fn compare(a: &Schedule, b: &Schedule) -> Result<Equivalence> {
                 condition: format!("{fa} | {e}"),
             })
         }
-        _ => normal_forms_agree(a, b)?,
+        _ => None,
     };
     let by_enumeration = match (Space::new(a), Space::new(b)) {
         (Ok(sa), Ok(sb)) => Some(enumerate(&sa, &sb)?),
         _ => None,
+    };
+    let by_rule = match by_rule {
+        Some(r) => Some(r),
+        None => match normal_forms_agree(a, b)? {
+            TermRule::NotApplicable => None,
+            TermRule::Proved(r) => Some(r),
+            // The rule does not decide: enumeration does when it can, else Unknown.
+            TermRule::Unchecked if by_enumeration.is_some() => None,
+            TermRule::Unchecked => Some(RuleVerdict {
+                rule: "normal forms under Theorem 5 rewriting agree".into(),
+                equivalent: Decision::Unknown,
+                condition: "backward_check fails both ways (holes may differ)".into(),
+            }),
+        },
     };
     Ok(Equivalence {
         by_rule,
@@ -262,7 +283,7 @@ fn enumerate(a: &Space, b: &Space) -> Result<EnumVerdict> {
 }
 
 /// An IterDomain as a term over the roots (for schedules computed from the roots forward).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Term {
     Root(String, Extent),
     /// Output of a split: input, factor, outer-split kind, whether this is the outer output.
@@ -428,25 +449,163 @@ fn normalize(t: &Term, s: &Schedule) -> Result<Term> {
     })
 }
 
-/// The general rule: both loop domains, as terms over the roots normalized with Theorem 5, are
-/// equal ⇒ the schedules are equivalent. (Unequal normal forms prove nothing.)
-fn normal_forms_agree(a: &Schedule, b: &Schedule) -> Result<Option<RuleVerdict>> {
+/// `subs L` of `proofs/NormalizeBackward.v`: every IterDomain of a loop domain's terms (each
+/// term and all its sub-terms; order and repeats do not matter).
+fn subs(l: &[Term]) -> Vec<&Term> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&Term> = l.iter().collect();
+    while let Some(t) = stack.pop() {
+        out.push(t);
+        match t {
+            Term::Root(..) => {}
+            Term::Split(x, ..) | Term::Resize(x, ..) => stack.push(x),
+            Term::Merge(a, b) | Term::Swizzle(a, b, _) => {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
+    }
+    super::steps::tick(out.len());
+    out
+}
+
+/// `wfb L`: every split and swizzle occurring in `L`'s terms has both outputs there (what
+/// `plan` needs to compute its input backward).
+fn wfb(l: &[Term]) -> bool {
+    let all = subs(l);
+    let splits: HashSet<(&Term, i64, bool, bool)> = all
+        .iter()
+        .filter_map(|t| match t {
+            Term::Split(x, f, ok, io) => Some((&**x, *f, *ok, *io)),
+            _ => None,
+        })
+        .collect();
+    let swizzles: HashSet<(&Term, &Term, bool)> = all
+        .iter()
+        .filter_map(|t| match t {
+            Term::Swizzle(x, y, is_y) => Some((&**x, &**y, *is_y)),
+            _ => None,
+        })
+        .collect();
+    splits.iter().all(|&(x, f, ok, _)| {
+        splits.contains(&(x, f, ok, true)) && splits.contains(&(x, f, ok, false))
+    }) && swizzles
+        .iter()
+        .all(|&(x, y, _)| swizzles.contains(&(x, y, false)) && swizzles.contains(&(x, y, true)))
+}
+
+/// `in_range E A b`: `b`'s extent is positive and `b` is in `A` (the anchored IterDomains of
+/// `L1`), or is an inner split output, or an outer split output (factor `> 0`), merge or padding
+/// resize (`l, r >= 0`) of `in_range` terms. Positivity must be `Yes` under `facts` (for every
+/// value of the symbols the facts allow).
+fn in_range(b: &Term, anchored: &HashSet<&Term>, facts: &Facts) -> Result<bool> {
+    if facts.at_least(&b.extent()?, 1)? != Decision::Yes {
+        return Ok(false);
+    }
+    if anchored.contains(b) {
+        return Ok(true);
+    }
+    Ok(match b {
+        Term::Split(x, f, _, true) => *f > 0 && in_range(x, anchored, facts)?,
+        Term::Split(_, _, _, false) => true,
+        Term::Merge(a, c) => in_range(a, anchored, facts)? && in_range(c, anchored, facts)?,
+        Term::Resize(x, l, r) => *l >= 0 && *r >= 0 && in_range(x, anchored, facts)?,
+        Term::Root(..) | Term::Swizzle(..) => false,
+    })
+}
+
+/// `backward_check E L1 L2` of `proofs/NormalizeBackward.v`, transcribed: every split's inner
+/// output in `L1` is a loop IterDomain of `L1`; `L2` is `wf`; every merge's inner input in `L2`
+/// is `in_range` of `anchored L1` (`L1`'s loop terms and the merge inner inputs in `L1`'s terms).
+///
+/// Pre: `l1`, `l2` are the loop domains' terms (not normalized). Post: `true` ⇒ with equal
+/// normal forms, both loop domains reach the same root indices backward from every point of
+/// `L1`'s box, holes included (`backward_check_sound`). Example: Figure 3 with `f | E(B)` passes;
+/// `normal_forms_unsound_at_holes`'s pair fails both ways (`backward_check_examples`).
+fn backward_check(l1: &[Term], l2: &[Term], facts: &Facts) -> Result<bool> {
+    let subs1 = subs(l1);
+    // split_inners_loop L1
+    let loop_inners: HashSet<(&Term, i64, bool)> = l1
+        .iter()
+        .filter_map(|t| match t {
+            Term::Split(x, f, ok, false) => Some((&**x, *f, *ok)),
+            _ => None,
+        })
+        .collect();
+    let split_inners_loop = subs1.iter().all(|t| match t {
+        Term::Split(x, f, ok, _) => loop_inners.contains(&(&**x, *f, *ok)),
+        _ => true,
+    });
+    if !split_inners_loop || !wfb(l2) {
+        return Ok(false);
+    }
+    // merges_in_range E L1 L2, with anchored L1 = L1 ++ merge_inners (subs L1)
+    let anchored: HashSet<&Term> = l1
+        .iter()
+        .chain(subs1.iter().filter_map(|t| match t {
+            Term::Merge(_, b) => Some(&**b),
+            _ => None,
+        }))
+        .collect();
+    for t in subs(l2) {
+        if let Term::Merge(_, b) = t {
+            if !in_range(b, &anchored, facts)? {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// How the term rule ended.
+enum TermRule {
+    /// Terms not built (an index computed forward, an ID used twice, a term too large) or
+    /// unequal normal forms: the rule says nothing.
+    NotApplicable,
+    /// Decided (`Yes`).
+    Proved(RuleVerdict),
+    /// Equal normal forms, but `backward_check` fails both ways: not a proof (holes may differ,
+    /// `normal_forms_unsound_at_holes`).
+    Unchecked,
+}
+
+/// The general rule. Identical loop terms (with `wf`) are equivalent: the backward map is a
+/// function of the terms (`consistent_unique`). Otherwise both loop domains, as terms over the
+/// roots normalized with Theorem 5, must be equal AND `backward_check` must pass one way or the
+/// other (`backward_check_sound`; the conclusion is symmetric). Equal normal forms alone prove
+/// nothing at holes (`normal_forms_unsound_at_holes`), nor do unequal ones.
+fn normal_forms_agree(a: &Schedule, b: &Schedule) -> Result<TermRule> {
     let (Some(ta), Some(tb)) = (terms(a)?, terms(b)?) else {
-        return Ok(None);
+        return Ok(TermRule::NotApplicable);
     };
-    let la: Vec<Term> = a
-        .loop_ids()?
-        .iter()
-        .map(|&l| normalize(&ta[l], a))
-        .collect::<Result<_>>()?;
-    let lb: Vec<Term> = b
-        .loop_ids()?
-        .iter()
-        .map(|&l| normalize(&tb[l], b))
-        .collect::<Result<_>>()?;
-    Ok((la == lb).then(|| RuleVerdict {
+    let pick = |s: &Schedule, t: &[Term]| -> Result<Vec<Term>> {
+        Ok(s.loop_ids()?.iter().map(|&l| t[l].clone()).collect())
+    };
+    let (ra, rb) = (pick(a, &ta)?, pick(b, &tb)?);
+    if ra == rb && wfb(&ra) {
+        return Ok(TermRule::Proved(RuleVerdict {
+            rule: "identical loop terms (consistent_unique)".into(),
+            equivalent: Decision::Yes,
+            condition: "loop domains equal as terms over the roots".into(),
+        }));
+    }
+    let la: Vec<Term> = ra.iter().map(|t| normalize(t, a)).collect::<Result<_>>()?;
+    let lb: Vec<Term> = rb.iter().map(|t| normalize(t, b)).collect::<Result<_>>()?;
+    if la != lb {
+        return Ok(TermRule::NotApplicable);
+    }
+    let way = if backward_check(&ra, &rb, &b.facts)? {
+        "backward_check(first, second)"
+    } else if backward_check(&rb, &ra, &a.facts)? {
+        "backward_check(second, first)"
+    } else {
+        return Ok(TermRule::Unchecked);
+    };
+    Ok(TermRule::Proved(RuleVerdict {
         rule: "normal forms under Theorem 5 rewriting agree".into(),
         equivalent: Decision::Yes,
-        condition: "loop domains equal as terms over the roots".into(),
+        condition: format!(
+            "loop domains equal as terms over the roots after rewriting, and {way} passes"
+        ),
     }))
 }

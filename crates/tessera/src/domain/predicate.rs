@@ -22,7 +22,11 @@
 //! The rule set is proved sound over any transform DAG in `proofs/Predicates.v` (`rule_sound`,
 //! `derivation_sound_acyclic`, `predicate_iff_no_hole_acyclic`), and the forward-chaining pass
 //! that drops conditions (`closure`) in `proofs/Closure.v` (`closure_acyclic`, `closure_sound`);
-//! the final enumeration pass is checked by enumeration only.
+//! the final enumeration pass in `proofs/EnumPass.v` (`enum_pass_sound`, `enum_pass_minimal`,
+//! and with the rules `derive_iff_no_hole`: the kept predicate holds at an enumerated loop point
+//! exactly when no IterDomain is out of bound there), bridged to this code by
+//! `enumeration_pass_agrees_with_the_extracted_proof` (`tests/bridge.rs`). Trusted, tested only:
+//! that the enumeration visits every loop point and computes the indices as the steps say.
 //!
 //! Starting from all non-loop IDs, conditions implied by the others are dropped (each with its
 //! rule). When extents are concrete, a final enumeration pass drops what the rules cannot see, so
@@ -266,7 +270,7 @@ pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
 /// `chosen` holds exactly at the loop points where every IterDomain is in bound (by the rules,
 /// which are sound for any extents satisfying the facts); when extents are concrete and the
 /// enumeration pass fits [`MINIMALITY_WORK`], no condition of `chosen` is implied by the others
-/// (checked by enumeration, so `chosen` is minimal).
+/// (checked by enumeration, so `chosen` is minimal: `enum_pass_minimal` in `proofs/EnumPass.v`).
 /// Example: Figure 2 (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
 pub fn derive(s: &Schedule) -> Result<Derivation> {
