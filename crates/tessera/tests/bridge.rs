@@ -1030,16 +1030,7 @@ fn forward_chaining_agrees_with_the_extracted_proof() {
             .filter(|r| matches!(r.theorem, "Lemma (divisible split)" | "Lemma (closed XOR)"))
             .count();
         let n = s.ids.len();
-        let roots = s.roots();
-        let mut order: Vec<usize> = (0..n)
-            .rev()
-            .filter(|i| !loops.contains(i) && !roots.contains(i))
-            .collect();
-        order.extend(
-            (0..n)
-                .rev()
-                .filter(|i| !loops.contains(i) && roots.contains(i)),
-        );
+        let order = drop_order(n, &loops, &s.roots());
         let mut req = format!("z {} {}", n + rs.len() + 1, rs.len());
         for r in &rs {
             req.push_str(&format!(" {}", r.premises.len()));
@@ -1107,16 +1098,7 @@ fn enumeration_pass_agrees_with_the_extracted_proof() {
             continue;
         }
         let n = s.ids.len();
-        let roots = s.roots();
-        let mut order: Vec<usize> = (0..n)
-            .rev()
-            .filter(|i| !loops.contains(i) && !roots.contains(i))
-            .collect();
-        order.extend(
-            (0..n)
-                .rev()
-                .filter(|i| !loops.contains(i) && roots.contains(i)),
-        );
+        let mut order = drop_order(n, &loops, &s.roots());
         order.retain(|i| d0.chosen.contains(i));
         let mut req = format!("n {n} {}", space.points);
         let mut holes = 0;
@@ -1160,4 +1142,20 @@ fn enumeration_pass_agrees_with_the_extracted_proof() {
         "too few enumeration drops to test the pass"
     );
     compare("enumeration pass", &requests, &rust);
+}
+
+/// Rust's candidate order for dropping conditions (`predicate.rs`'s `drop_order`): the IDs that
+/// are neither loop IDs nor roots, newest first, then the roots that are not loop IDs, newest
+/// first.
+fn drop_order(n: usize, loops: &[usize], roots: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n)
+        .rev()
+        .filter(|i| !loops.contains(i) && !roots.contains(i))
+        .collect();
+    order.extend(
+        (0..n)
+            .rev()
+            .filter(|i| !loops.contains(i) && roots.contains(i)),
+    );
+    order
 }
