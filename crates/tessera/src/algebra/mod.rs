@@ -60,14 +60,22 @@ pub(crate) type PartOp = dyn Fn(&Layout, &Layout, &mut Tree<Mode>) -> Result<()>
 /// unchanged. `f(a, b, tree)` appends its result for one part to `tree` as one subtree, so every
 /// part is written in place (only a tuple tiler's modes of `a` are copied, into one scratch
 /// layout per tuple level). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
-pub(crate) fn by_mode_into(
+/// A layout tiler (the common case) calls `f` directly, with no dynamic dispatch.
+#[inline(always)]
+pub(crate) fn by_mode_into<F>(
     a: &Layout,
     tiler: &Tiler,
     op: &'static str,
-    f: &PartOp,
+    f: &F,
     out: &mut Layout,
-) -> Result<()> {
+) -> Result<()>
+where
+    F: Fn(&Layout, &Layout, &mut Tree<Mode>) -> Result<()> + 'static,
+{
     out.t.clear();
+    if let Tiler::Layout(b) = tiler {
+        return f(a, b, &mut out.t);
+    }
     by_mode_append(a, tiler, op, f, &mut out.t)
 }
 

@@ -241,6 +241,7 @@ impl Layout {
     /// let l: tessera::Layout = "4:-1".parse().unwrap();
     /// assert_eq!(l.cosize().unwrap(), 4);
     /// ```
+    #[inline]
     pub fn cosize(&self) -> Result<i64> {
         let mut acc = 1i64;
         for m in self.leaves() {
