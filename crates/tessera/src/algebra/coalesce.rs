@@ -103,6 +103,46 @@ fn bw_coalesce_array<const N: usize>(
     Ok(k)
 }
 
+/// The walk of [`bw_coalesce_array`] storing the finished modes from the back of `arr` (the
+/// first one finished, the result's last mode, at `arr[N-1]`), so that they end in order with no
+/// reversal: returns `s` with the result in `arr[s..]`. Pre: `src.len() <= N`, `N >= 1`.
+#[inline(always)]
+fn bw_coalesce_tail<const N: usize>(
+    src: &[Mode],
+    last: Mode,
+    arr: &mut [Mode; N],
+) -> Result<usize> {
+    let body = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
+    let mut rest = body.iter().rev();
+    let mut front = last;
+    while front.shape == 1 {
+        match rest.next() {
+            Some(&m) => front = m,
+            None => {
+                arr[N - 1] = Mode::new(1, 0);
+                return Ok(N - 1);
+            }
+        }
+    }
+    let mut s = N;
+    for &m in rest {
+        if m.shape == 1 {
+            continue;
+        }
+        if arith::mul(m.shape, m.stride)? == front.stride {
+            front.shape = arith::mul(m.shape, front.shape)?;
+            front.stride = m.stride;
+        } else {
+            s -= 1;
+            arr[s] = front;
+            front = m;
+        }
+    }
+    s -= 1;
+    arr[s] = front;
+    Ok(s)
+}
+
 /// Runs `f` on the coalesced flat modes of `t`: held in a stack array when `t` has at most 16
 /// leaves (no [`Buf`] bookkeeping), in a [`Modes`] otherwise.
 #[inline(always)]
@@ -161,12 +201,12 @@ fn with_coalesced_last<R>(
     let mut c: Modes;
     let modes: &[Mode] = if leaves.len() <= SMALL {
         small = [Mode::default(); SMALL];
-        let k = bw_coalesce_array(leaves, last, |m| m, &mut small)?;
-        &small[..k]
+        let s = bw_coalesce_tail(leaves, last, &mut small)?;
+        &small[s..]
     } else if leaves.len() <= MODES_INLINE {
         inline = [Mode::default(); MODES_INLINE];
-        let k = bw_coalesce_array(leaves, last, |m| m, &mut inline)?;
-        &inline[..k]
+        let s = bw_coalesce_tail(leaves, last, &mut inline)?;
+        &inline[s..]
     } else {
         c = Modes::new();
         bw_coalesce_from(leaves, last, |m| m, &mut c)?;
@@ -265,11 +305,17 @@ pub(crate) fn guarded(
     // tag, not the 80 bytes of an `Error`'s storage.
     match body(out) {
         Ok(()) => Ok(()),
-        Err(e) => {
-            out.reset();
-            Err(e)
-        }
+        Err(e) => failed(out, e),
     }
+}
+
+/// The error path of [`guarded`]: `out` reset to `1:0`, then the error (kept out of line so
+/// the success path stays small).
+#[cold]
+#[inline(never)]
+fn failed(out: &mut Layout, e: Error) -> Result<()> {
+    out.reset();
+    Err(e)
 }
 
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing size-1 mode becomes a size-2
@@ -329,6 +375,20 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "12:1");
 /// ```
 pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    let leaves = l.tree().leaf_slice();
+    if let Some(&last) = leaves.last().filter(|_| leaves.len() <= MODES_INLINE) {
+        // Up to 16 leaves: the walk writes straight into `out`'s inline leaves.
+        return guarded(out, |out| {
+            out.t
+                .write_flat_inline(true, |arr| bw_coalesce_array(leaves, last, |m| m, arr))
+        });
+    }
+    coalesce_into_any(l, out)
+}
+
+/// [`coalesce_into`] for any number of leaves (off the hot path: more than 16, or none).
+#[inline(never)]
+fn coalesce_into_any(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         coalesce_modes_into(l.tree(), out.t.vals_mut())?;
         out.t.set_flat_profile(true);

@@ -225,6 +225,40 @@ impl<T: Copy + Default> Tree<T> {
         &mut self.vals
     }
 
+    /// Writes a flat tree of at most [`INLINE`] leaves in place: `build` fills the inline leaf
+    /// array and returns the number `n` of leaves it wrote; the profile becomes the flat tuple of
+    /// `n` leaves (with `unwrap` and `n == 1`, the leaf itself), with fixed-size stores and no
+    /// length checks. On an error from `build` the tree's leaves are unspecified (the caller
+    /// resets it, as [`crate::algebra`]'s `guarded` does).
+    ///
+    /// Pre: `build` returns `1 <= n <= INLINE` (checked in debug builds).
+    #[inline(always)]
+    pub(crate) fn write_flat_inline<E>(
+        &mut self,
+        unwrap: bool,
+        build: impl FnOnce(&mut [T; INLINE]) -> Result<usize, E>,
+    ) -> Result<(), E> {
+        if self.vals.spilled() || self.toks.spilled() {
+            self.vals.unspill();
+            self.toks.unspill();
+        }
+        let n = build(self.vals.inline_raw())?;
+        debug_assert!((1..=INLINE).contains(&n));
+        let n = n.min(INLINE);
+        self.vals.set_len_inline(n);
+        let t = self.toks.inline_raw();
+        if unwrap && n == 1 {
+            t[0] = LEAF;
+            self.toks.set_len_inline(1);
+        } else {
+            t[0] = 1 + n as Tok;
+            let (_, rest) = t.split_at_mut(1);
+            rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
+            self.toks.set_len_inline(n + 1);
+        }
+        Ok(())
+    }
+
     /// Makes the profile a flat tuple of the current leaves; with `unwrap`, a single leaf is the
     /// leaf itself.
     #[inline]
