@@ -123,7 +123,7 @@ pub(crate) fn compose_coalesced_append(a: &[Mode], b: &Layout, out: &mut Tree<Mo
 /// `(B, complement)`: the one-pass certificate runs over B's and C's leaves in turn, sharing its
 /// digit loads, exactly as it would over the built tiler. `Ok(false)`: it does not apply (the
 /// caller builds the tiler and calls [`compose_decide`] with the mark it took before).
-#[inline]
+#[inline(always)]
 pub(crate) fn certified_pair(
     ax: &[Mode],
     b: TreeRef<'_, Mode>,
@@ -281,6 +281,12 @@ fn certify_tree(
                     return Ok(false);
                 }
                 rest_shape = arith::div_rem_pos(rest_shape, r).0;
+                if rest_shape == 1 && next_stride.checked_mul(last.stride).is_some() {
+                    // The leaf is complete: later modes only shrink the (positive) rest stride,
+                    // so the tail below cannot overflow, and it is not a piece (count > 0).
+                    rest_stride = next_stride;
+                    break;
+                }
             }
             rest_stride = next_stride;
         }
