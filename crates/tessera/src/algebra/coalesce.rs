@@ -8,15 +8,15 @@ use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
 /// Flat modes without heap allocation for rank ≤ 16.
 pub(crate) type Modes = Buf<Mode, 16>;
 
-/// The backward coalescing walk of CuTe (`bw_coalesce`) over the flat modes `src` (with its last
-/// mode replaced by `last`), written into `out` (cleared first), front first; an all-unit result
-/// is `[1:0]`. `map` is applied to every mode as it is read (filter maps stride-0 modes to `1:0`).
+/// The coalesced modes of the flat modes `src` (with its last mode replaced by `last`), written
+/// into `out` (cleared first), front first; an all-unit result is `[1:0]`. `map` is applied to
+/// every mode as it is read (filter maps stride-0 modes to `1:0`).
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
-/// the function on the domain. This walk is transcribed as `bw_coalesce` in
-/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`). Up to 16 modes
-/// it runs on `out`'s inline array ([`bw_coalesce_array`]); past that, finished modes are pushed
-/// back to front and reversed.
+/// the function on the domain. Up to 16 modes the forward walk [`fw_coalesce_array`] runs on
+/// `out`'s inline array; past that, CuTe's backward walk, transcribed as `bw_coalesce` in
+/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes
+/// are pushed back to front and reversed. Both give the unique normal form.
 #[inline(always)]
 pub(crate) fn bw_coalesce_from(
     src: &[Mode],
@@ -26,7 +26,7 @@ pub(crate) fn bw_coalesce_from(
 ) -> Result<()> {
     if src.len() <= MODES_INLINE {
         let arr = out.inline_array_mut();
-        let k = bw_coalesce_array(src, last, map, arr)?;
+        let k = fw_coalesce_array(src, last, map, arr)?;
         out.set_inline_len(k);
         return Ok(());
     }
@@ -58,54 +58,12 @@ pub(crate) fn bw_coalesce_from(
 /// Inline capacity of [`Modes`].
 const MODES_INLINE: usize = 16;
 
-/// The walk of [`bw_coalesce_from`] for `src.len() <= N` (and `N >= 1`), writing into a fixed array: the
-/// finished modes are stored back to front from `arr[0]` (at most one per mode read), then
-/// reversed in place (a few swaps; no call to `memmove`). Returns their number. The rules of
-/// `bw_coalesce`, with the initial "front is a unit" state handled before the loop: the front is
-/// the last mode of size ≠ 1.
-#[inline(always)]
-fn bw_coalesce_array<const N: usize>(
-    src: &[Mode],
-    last: Mode,
-    map: impl Fn(Mode) -> Mode,
-    arr: &mut [Mode; N],
-) -> Result<usize> {
-    let body = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
-    let mut rest = body.iter().rev();
-    let mut front = map(last);
-    while front.shape == 1 {
-        match rest.next() {
-            Some(&m) => front = map(m),
-            None => {
-                arr[0] = Mode::new(1, 0);
-                return Ok(1);
-            }
-        }
-    }
-    let mut k = 0;
-    for &m in rest {
-        let m = map(m);
-        if m.shape == 1 {
-            continue;
-        }
-        if arith::mul(m.shape, m.stride)? == front.stride {
-            front.shape = arith::mul(m.shape, front.shape)?;
-            front.stride = m.stride;
-        } else {
-            arr[k] = front;
-            k += 1;
-            front = m;
-        }
-    }
-    arr[k] = front;
-    k += 1;
-    arr[..k].reverse();
-    Ok(k)
-}
-
-/// The walk of [`bw_coalesce_array`] storing the finished modes from the back of `arr` (the
-/// first one finished, the result's last mode, at `arr[N-1]`), so that they end in order with no
-/// reversal: returns `s` with the result in `arr[s..]`. Pre: `src.len() <= N`, `N >= 1`.
+/// CuTe's backward walk (`bw_coalesce` of `proofs/CoalesceImpl.v`) over `src` with its last mode
+/// replaced by `last`, for `src.len() <= N`: the front is the last mode of extent ≠ 1; each
+/// earlier mode is skipped (extent 1), merged into the front (packed onto it), or the front is
+/// finished. Finished modes are stored from the back of `arr` (the first one finished, the
+/// result's last mode, at `arr[N-1]`), so that they end in order with no reversal: returns `s`
+/// with the result in `arr[s..]`. Pre: `src.len() <= N`, `N >= 1`.
 #[inline(always)]
 fn bw_coalesce_tail<const N: usize>(
     src: &[Mode],
@@ -141,6 +99,66 @@ fn bw_coalesce_tail<const N: usize>(
     s -= 1;
     arr[s] = front;
     Ok(s)
+}
+
+/// The coalesced modes of `src` by a forward walk, written into `arr` in order (no reversal);
+/// returns their number. Each non-unit mode either packs onto the current last mode
+/// (`d·s` of that mode equal to its stride: merged) or is appended; no mode left gives `[1:0]`.
+///
+/// Pre: `src.len() <= N`, `N >= 1`. Post: the unique normal form of seed II, as the backward
+/// walk gives it: this is `fw_coalesce` of `proofs/CoalesceForward.v`
+/// (`fw_coalesce_is_normal_form`, `fw_coalesce_unit`); it overflows exactly when the backward
+/// walk does (the merge test of two neighbours compares the same product, `d·s` of the left one).
+#[inline(always)]
+fn fw_coalesce_array<const N: usize>(
+    src: &[Mode],
+    last: Mode,
+    map: impl Fn(Mode) -> Mode,
+    arr: &mut [Mode; N],
+) -> Result<usize> {
+    let init = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
+    let last = map(last);
+    // The first mode of extent ≠ 1 starts the walk.
+    let mut rest = init.iter();
+    let mut cur = loop {
+        match rest.next() {
+            Some(&m) => {
+                let m = map(m);
+                if m.shape != 1 {
+                    break m;
+                }
+            }
+            None => {
+                arr[0] = if last.shape == 1 { Mode::new(1, 0) } else { last };
+                return Ok(1);
+            }
+        }
+    };
+    let mut k = 0usize;
+    for &m in rest {
+        let m = map(m);
+        if m.shape == 1 {
+            continue;
+        }
+        if arith::mul(cur.shape, cur.stride)? == m.stride {
+            cur.shape = arith::mul(cur.shape, m.shape)?;
+        } else {
+            arr[k] = cur;
+            k += 1;
+            cur = m;
+        }
+    }
+    if last.shape != 1 {
+        if arith::mul(cur.shape, cur.stride)? == last.stride {
+            cur.shape = arith::mul(cur.shape, last.shape)?;
+        } else {
+            arr[k] = cur;
+            k += 1;
+            cur = last;
+        }
+    }
+    arr[k] = cur;
+    Ok(k + 1)
 }
 
 /// Runs `f` on the coalesced flat modes of `t`: held in a stack array when `t` has at most 16
@@ -344,14 +362,17 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 }
 
 /// `coalesce(L)`: removes size-1 modes and merges adjacent packed modes (`s0:d0, s1:s0·d0` →
-/// `s0·s1:d0`), walking from the back as CuTe C++ does.
+/// `s0·s1:d0`). CuTe C++ walks from the back; up to 16 leaves this walks from the front (no
+/// reversal), which reaches the same normal form.
 ///
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
 /// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
-/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; this algorithm
-/// returns that normal form (`rust_coalesce_is_normal_form`, `rust_coalesce_unit` in
-/// `proofs/CoalesceImpl.v`, strides ≥ 0), checked against its extraction by `tests/bridge.rs`.
+/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; both walks
+/// return that normal form (forward: `fw_coalesce_is_normal_form`, `fw_coalesce_unit` in
+/// `proofs/CoalesceForward.v`; backward, past 16 leaves: `rust_coalesce_is_normal_form`,
+/// `rust_coalesce_unit` in `proofs/CoalesceImpl.v`; strides ≥ 0), checked against the
+/// extraction of the backward walk by `tests/bridge.rs`.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
@@ -376,11 +397,14 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// ```
 pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
     let leaves = l.tree().leaf_slice();
-    if let Some(&last) = leaves.last().filter(|_| leaves.len() <= MODES_INLINE) {
+    if leaves.len() <= MODES_INLINE {
         // Up to 16 leaves: the walk writes straight into `out`'s inline leaves.
         return guarded(out, |out| {
             out.t
-                .write_flat_inline(true, |arr| bw_coalesce_array(leaves, last, |m| m, arr))
+                .write_flat_inline(true, |arr| {
+                    let last = leaves.last().copied().unwrap_or(Mode::new(1, 0));
+                    fw_coalesce_array(leaves, last, |m| m, arr)
+                })
         });
     }
     coalesce_into_any(l, out)
