@@ -18,7 +18,7 @@ pub(crate) type Modes = Buf<Mode, 16>;
 /// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes
 /// are pushed back to front and reversed. Both give the unique normal form.
 #[inline(always)]
-pub(crate) fn bw_coalesce_from(
+pub(crate) fn coalesce_from(
     src: &[Mode],
     last: Mode,
     map: impl Fn(Mode) -> Mode,
@@ -129,7 +129,11 @@ fn fw_coalesce_array<const N: usize>(
                 }
             }
             None => {
-                arr[0] = if last.shape == 1 { Mode::new(1, 0) } else { last };
+                arr[0] = if last.shape == 1 {
+                    Mode::new(1, 0)
+                } else {
+                    last
+                };
                 return Ok(1);
             }
         }
@@ -227,7 +231,7 @@ fn with_coalesced_last<R>(
         &inline[s..]
     } else {
         c = Modes::new();
-        bw_coalesce_from(leaves, last, |m| m, &mut c)?;
+        coalesce_from(leaves, last, |m| m, &mut c)?;
         &c
     };
     f(modes)
@@ -292,12 +296,12 @@ pub(crate) fn write_flat(
     Ok(())
 }
 
-/// [`bw_coalesce_from`] returning the modes (for paths off the hot path).
+/// [`coalesce_from`] returning the modes (for paths off the hot path).
 pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
     let mut out = Modes::new();
     let mut src = Modes::from_slice(init);
     src.push(last);
-    bw_coalesce_from(&src, last, |m| m, &mut out)?;
+    coalesce_from(&src, last, |m| m, &mut out)?;
     Ok(out)
 }
 
@@ -310,7 +314,7 @@ pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Resu
         out.push(Mode::new(1, 0));
         return Ok(());
     }
-    bw_coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
+    coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
 }
 
 /// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
@@ -352,7 +356,7 @@ pub(crate) fn coalesce_x_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Re
     } else {
         *last
     };
-    bw_coalesce_from(leaves, last, |m| m, out)
+    coalesce_from(leaves, last, |m| m, out)
 }
 
 /// Builds a layout from flat coalesced modes: one mode is an integer layout, more a flat tuple.
@@ -400,11 +404,10 @@ pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
     if leaves.len() <= MODES_INLINE {
         // Up to 16 leaves: the walk writes straight into `out`'s inline leaves.
         return guarded(out, |out| {
-            out.t
-                .write_flat_inline(true, |arr| {
-                    let last = leaves.last().copied().unwrap_or(Mode::new(1, 0));
-                    fw_coalesce_array(leaves, last, |m| m, arr)
-                })
+            out.t.write_flat_inline(true, |arr| {
+                let last = leaves.last().copied().unwrap_or(Mode::new(1, 0));
+                fw_coalesce_array(leaves, last, |m| m, arr)
+            })
         });
     }
     coalesce_into_any(l, out)
@@ -498,7 +501,7 @@ pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result
         out.push(Mode::new(1, 0));
         return Ok(());
     }
-    bw_coalesce_from(
+    coalesce_from(
         leaves,
         leaves[leaves.len() - 1],
         |m| {
