@@ -8,28 +8,21 @@ use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
 /// Flat modes without heap allocation for rank ≤ 16.
 pub(crate) type Modes = Buf<Mode, 16>;
 
-/// The coalesced modes of the flat modes `src` (with its last mode replaced by `last`), written
-/// into `out` (cleared first), front first; an all-unit result is `[1:0]`. `map` is applied to
-/// every mode as it is read (filter maps stride-0 modes to `1:0`).
+/// CuTe's backward coalescing walk over the flat modes `src` with its last mode replaced by
+/// `last`, written into `out` (cleared first), front first; an all-unit result is `[1:0]`. `map`
+/// is applied to every mode as it is read. Off the hot path (more than 16 modes, or a replaced
+/// last mode); [`coalesce_slice`] runs the forward walk on the common case.
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
-/// the function on the domain. Up to 16 modes the forward walk [`fw_coalesce_array`] runs on
-/// `out`'s inline array; past that, CuTe's backward walk, transcribed as `bw_coalesce` in
-/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes
-/// are pushed back to front and reversed. Both give the unique normal form.
-#[inline(always)]
+/// the function on the domain. Transcribed as `bw_coalesce` in `proofs/CoalesceImpl.v`
+/// (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes are pushed back to front
+/// and reversed.
 pub(crate) fn coalesce_from(
     src: &[Mode],
     last: Mode,
     map: impl Fn(Mode) -> Mode,
     out: &mut Modes,
 ) -> Result<()> {
-    if src.len() <= MODES_INLINE {
-        let arr = out.inline_array_mut();
-        let k = fw_coalesce_array(src, last, map, arr)?;
-        out.set_inline_len(k);
-        return Ok(());
-    }
     out.clear();
     let mut front = map(last);
     for &m in src[..src.len().saturating_sub(1)].iter().rev() {
@@ -53,6 +46,27 @@ pub(crate) fn coalesce_from(
     out.push(front);
     out.reverse();
     Ok(())
+}
+
+/// The coalesced modes of the flat modes `src` (each read through `map`: filter maps stride-0
+/// modes to `1:0`), written into `out` (cleared first), front first; an all-unit result is
+/// `[1:0]`. Up to 16 modes the forward walk [`fw_coalesce_array`] runs on `out`'s inline array;
+/// past that, the backward walk [`coalesce_from`]. Both give the unique normal form.
+#[inline(always)]
+pub(crate) fn coalesce_slice(
+    src: &[Mode],
+    map: impl Fn(Mode) -> Mode,
+    out: &mut Modes,
+) -> Result<()> {
+    match src.last() {
+        Some(&last) if src.len() > MODES_INLINE => coalesce_from(src, last, map, out),
+        _ => {
+            let arr = out.inline_array_mut();
+            let k = fw_coalesce_array(src, map, arr)?;
+            out.set_inline_len(k);
+            Ok(())
+        }
+    }
 }
 
 /// Inline capacity of [`Modes`].
@@ -112,14 +126,11 @@ fn bw_coalesce_tail<const N: usize>(
 #[inline(always)]
 fn fw_coalesce_array<const N: usize>(
     src: &[Mode],
-    last: Mode,
     map: impl Fn(Mode) -> Mode,
     arr: &mut [Mode; N],
 ) -> Result<usize> {
-    let init = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
-    let last = map(last);
-    // The first mode of extent ≠ 1 starts the walk.
-    let mut rest = init.iter();
+    // The first mode of extent ≠ 1 starts the walk (none: `[1:0]`).
+    let mut rest = src.iter();
     let mut cur = loop {
         match rest.next() {
             Some(&m) => {
@@ -129,11 +140,7 @@ fn fw_coalesce_array<const N: usize>(
                 }
             }
             None => {
-                arr[0] = if last.shape == 1 {
-                    Mode::new(1, 0)
-                } else {
-                    last
-                };
+                arr[0] = Mode::new(1, 0);
                 return Ok(1);
             }
         }
@@ -150,15 +157,6 @@ fn fw_coalesce_array<const N: usize>(
             arr[k] = cur;
             k += 1;
             cur = m;
-        }
-    }
-    if last.shape != 1 {
-        if arith::mul(cur.shape, cur.stride)? == last.stride {
-            cur.shape = arith::mul(cur.shape, last.shape)?;
-        } else {
-            arr[k] = cur;
-            k += 1;
-            cur = last;
         }
     }
     arr[k] = cur;
@@ -308,13 +306,7 @@ pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
 /// Writes the coalesced modes of `t` into `out` (cleared first).
 #[inline(always)]
 pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
-    out.clear();
-    let leaves = t.leaf_slice();
-    if leaves.is_empty() {
-        out.push(Mode::new(1, 0));
-        return Ok(());
-    }
-    coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
+    coalesce_slice(t.leaf_slice(), |m| m, out)
 }
 
 /// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
@@ -404,10 +396,8 @@ pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
     if leaves.len() <= MODES_INLINE {
         // Up to 16 leaves: the walk writes straight into `out`'s inline leaves.
         return guarded(out, |out| {
-            out.t.write_flat_inline(true, |arr| {
-                let last = leaves.last().copied().unwrap_or(Mode::new(1, 0));
-                fw_coalesce_array(leaves, last, |m| m, arr)
-            })
+            out.t
+                .write_flat_inline(true, |arr| fw_coalesce_array(leaves, |m| m, arr))
         });
     }
     coalesce_into_any(l, out)
@@ -495,15 +485,8 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 /// The flat modes of `filter`, written into `out` (cleared first).
 #[inline(always)]
 pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
-    out.clear();
-    let leaves = t.leaf_slice();
-    if leaves.is_empty() {
-        out.push(Mode::new(1, 0));
-        return Ok(());
-    }
-    coalesce_from(
-        leaves,
-        leaves[leaves.len() - 1],
+    coalesce_slice(
+        t.leaf_slice(),
         |m| {
             if m.stride == 0 {
                 Mode::new(1, 0)

@@ -243,8 +243,9 @@ impl<T: Copy + Default> Tree<T> {
             self.toks.unspill();
         }
         let n = build(self.vals.inline_raw())?;
+        // `n <= INLINE` holds: `build` wrote its `n` leaves into an array of `INLINE` (with
+        // bounds checks), so no clamp is needed.
         debug_assert!((1..=INLINE).contains(&n));
-        let n = n.min(INLINE);
         self.vals.set_len_inline(n);
         let t = self.toks.inline_raw();
         if unwrap && n == 1 {
