@@ -60,12 +60,101 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,2,6):(2,1,8)");
 /// ```
 pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    let leaves = l.tree().leaf_slice();
+    if leaves.len() <= HALF {
+        // The coalesced modes go in the upper half of `out`'s inline array, the result in the
+        // lower half (at most one result mode per coalesced mode).
+        let vals = out.t.vals_mut();
+        let arr = vals.inline_array_mut();
+        let (lo, hi) = arr.split_at_mut(HALF);
+        let mut pp = [0i64; HALF];
+        if let Some(n) = right_inverse_fast(leaves, hi, &mut pp, lo) {
+            vals.set_inline_len(n);
+            out.t.set_flat_profile(true);
+            return Ok(());
+        }
+    }
+    right_inverse_exact(l, out)
+}
+
+/// Leaf counts up to which [`right_inverse_into`] keeps its scratch in the output's storage.
+const HALF: usize = 8;
+
+/// [`right_inverse_into`] by CuTe's steps: coalesce, check the size, follow the chain. Runs
+/// when [`right_inverse_fast`] declines (more than [`HALF`] leaves, an overflow, an extent < 1),
+/// so every error is the one these steps raise.
+#[cold]
+#[inline(never)]
+fn right_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         with_coalesced(l.tree(), |c| {
             shape_product(c)?;
             write_flat(out, c.len(), |r| right_inverse_chain(c, r))
         })
     })
+}
+
+/// The modes of `right_inverse` of the layout with leaves `leaves`, written into `r`; returns
+/// their number (at least 1), or `None` when it declines (an extent < 1, or any of the products
+/// below overflows: then [`right_inverse_exact`] decides, and raises its own errors).
+///
+/// One forward pass coalesces the leaves into `c` (`extent : stride of its first leaf`) with the
+/// shape product before each mode in `pp`: the forward walk merges exactly the neighbours with
+/// `s_i·d_i == d_{i+1}`, as the backward walk does, so `c` is L's coalesced form
+/// (`coalesce_unique_normal_form`). It computes every `s_i·d_i` and the total size, a superset of
+/// the products [`right_inverse_exact`] checks (its others are sub-products of the size, and the
+/// extents are ≥ 1), so when nothing overflows here nothing overflows there and the two agree.
+///
+/// The chain then picks, from `curr = 1`, the first mode of `c` whose stride is `curr` and emits
+/// `extent : pp`. The result needs no coalescing: the modes of `c` have extent ≥ 2, so `pp`
+/// strictly increases and two emitted modes `j`, then `k` could merge only if `k == j + 1` and
+/// `d_k == curr == s_j·d_j`, i.e. if `j` and `j + 1` were mergeable in `c`, which is coalesced.
+/// `curr` strictly increases (it is multiplied by an extent ≥ 2), so each mode is emitted at most
+/// once and `r` needs no more room than `c`.
+#[inline(always)]
+fn right_inverse_fast(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+    r: &mut [Mode],
+) -> Option<usize> {
+    let mut k = 0usize;
+    let mut total = 1i64;
+    // `s·d` of the last leaf read: the end of the run being built.
+    let mut end = 0i64;
+    for &m in leaves {
+        if m.shape <= 1 {
+            if m.shape == 1 {
+                continue;
+            }
+            return None;
+        }
+        let e = m.shape.checked_mul(m.stride)?;
+        if k > 0 && m.stride == end {
+            let p = &mut c[k - 1];
+            p.shape = p.shape.checked_mul(m.shape)?;
+        } else {
+            c[k] = m;
+            pp[k] = total;
+            k += 1;
+        }
+        total = total.checked_mul(m.shape)?;
+        end = e;
+    }
+    let c = &c[..k];
+    let mut n = 0usize;
+    let mut curr = 1i64;
+    while let Some(j) = c.iter().position(|m| m.stride == curr) {
+        let m = c[j];
+        r[n] = Mode::new(m.shape, pp[j]);
+        n += 1;
+        curr = m.shape.checked_mul(m.stride)?;
+    }
+    if n == 0 {
+        r[0] = Mode::new(1, 0);
+        n = 1;
+    }
+    Some(n)
 }
 
 /// The modes of `right_inverse` from the coalesced modes `c` of L, coalesced, into `r` (room for
@@ -341,4 +430,95 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
     let common = coalesce(&composition(a, &right_inverse(b)?)?)?;
     let first = common.leaves().next().expect("non-empty");
     Ok(if first.stride == 1 { first.shape } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The result (or error) text of [`right_inverse_into`] and of CuTe's steps
+    /// ([`right_inverse_exact`]), each into an output that held another layout.
+    fn both(modes: &[Mode]) -> (String, String) {
+        let l = Layout::flat(modes.iter().copied());
+        let show = |r: Result<()>, out: &Layout| match r {
+            Ok(()) => out.to_string(),
+            Err(e) => format!("error {e:?}; out {out}"),
+        };
+        let mut a: Layout = "((3,5),7):((1,3),15)".parse().unwrap();
+        let ra = right_inverse_into(&l, &mut a);
+        let mut b = a.clone();
+        let rb = right_inverse_exact(&l, &mut b);
+        (show(ra, &a), show(rb, &b))
+    }
+
+    /// Every flat layout of up to 4 leaves with extents 1..=3 and strides in
+    /// {-2, -1, 0, 1, 2, 3, 4, 6, 9}: the one-pass path gives CuTe's result.
+    #[test]
+    fn fast_path_matches_exact_small() {
+        const S: [i64; 3] = [1, 2, 3];
+        const D: [i64; 9] = [-2, -1, 0, 1, 2, 3, 4, 6, 9];
+        let modes: Vec<Mode> = S
+            .iter()
+            .flat_map(|&s| D.iter().map(move |&d| Mode::new(s, d)))
+            .collect();
+        let mut cur = Vec::new();
+        let mut checked = 0usize;
+        fn walk(modes: &[Mode], cur: &mut Vec<Mode>, depth: usize, checked: &mut usize) {
+            let (fast, exact) = both(cur);
+            assert_eq!(fast, exact, "leaves {cur:?}");
+            *checked += 1;
+            if depth == 0 {
+                return;
+            }
+            for &m in modes {
+                cur.push(m);
+                walk(modes, cur, depth - 1, checked);
+                cur.pop();
+            }
+        }
+        walk(&modes, &mut cur, 4, &mut checked);
+        assert_eq!(checked, 1 + 27 + 27 * 27 + 27 * 27 * 27 + 27 * 27 * 27 * 27);
+    }
+
+    /// Extents and strides near the overflow bound, zero and negative extents, and more leaves
+    /// than the fast path takes: the fast path declines, and the errors are CuTe's steps' own.
+    #[test]
+    fn fast_path_declines_exactly() {
+        let big = 1i64 << 62;
+        for modes in [
+            vec![Mode::new(2, big)],
+            vec![Mode::new(2, 1), Mode::new(2, big)],
+            vec![Mode::new(big, 1), Mode::new(4, big)],
+            vec![Mode::new(big, 1), Mode::new(2, big)],
+            vec![Mode::new(1 << 40, 1), Mode::new(1 << 30, 1 << 40)],
+            vec![Mode::new(2, 1), Mode::new(0, 2)],
+            vec![Mode::new(-2, 1)],
+            vec![Mode::new(2, 1); 9],
+            vec![Mode::new(2, 1); 20],
+        ] {
+            let (fast, exact) = both(&modes);
+            assert_eq!(fast, exact, "leaves {modes:?}");
+        }
+    }
+
+    fn arb_mode() -> impl Strategy<Value = Mode> {
+        let shape = prop_oneof![1i64..=8, Just(1i64 << 31), Just(1i64 << 62), Just(i64::MAX)];
+        let stride = prop_oneof![
+            -8i64..=64,
+            (0u32..63).prop_map(|e| 1i64 << e),
+            Just(i64::MIN),
+            Just(i64::MAX),
+        ];
+        (shape, stride).prop_map(|(s, d)| Mode::new(s, d))
+    }
+
+    proptest! {
+        /// Random flat layouts of up to 10 leaves (past the fast path's 8), with huge values.
+        #[test]
+        fn fast_path_matches_exact(modes in prop::collection::vec(arb_mode(), 0..=10)) {
+            let (fast, exact) = both(&modes);
+            prop_assert_eq!(fast, exact);
+        }
+    }
 }
