@@ -118,11 +118,29 @@ fn right_inverse_fast(
     pp: &mut [i64],
     r: &mut [Mode],
 ) -> Option<usize> {
+    let mut rest = leaves.iter();
+    // The first leaf of extent ≠ 1 starts the first mode (none: the result is `1:0`).
+    let first = loop {
+        match rest.next() {
+            Some(m) if m.shape == 1 => continue,
+            Some(&m) => break m,
+            None => {
+                r[0] = Mode::new(1, 0);
+                return Some(1);
+            }
+        }
+    };
+    if first.shape < 1 {
+        return None;
+    }
+    // The mode being built (`run`, its shape product before it `run_pp`), the number `k` of
+    // modes finished, the shape product `total` so far, and `end`: `s·d` of the last leaf read.
+    let mut run = first;
+    let mut run_pp = 1i64;
     let mut k = 0usize;
-    let mut total = 1i64;
-    // `s·d` of the last leaf read: the end of the run being built.
-    let mut end = 0i64;
-    for &m in leaves {
+    let mut total = first.shape;
+    let mut end = first.shape.checked_mul(first.stride)?;
+    for &m in rest {
         if m.shape <= 1 {
             if m.shape == 1 {
                 continue;
@@ -130,17 +148,21 @@ fn right_inverse_fast(
             return None;
         }
         let e = m.shape.checked_mul(m.stride)?;
-        if k > 0 && m.stride == end {
-            let p = &mut c[k - 1];
-            p.shape = p.shape.checked_mul(m.shape)?;
+        if m.stride == end {
+            run.shape = run.shape.checked_mul(m.shape)?;
         } else {
-            c[k] = m;
-            pp[k] = total;
+            c[k] = run;
+            pp[k] = run_pp;
             k += 1;
+            run = m;
+            run_pp = total;
         }
         total = total.checked_mul(m.shape)?;
         end = e;
     }
+    c[k] = run;
+    pp[k] = run_pp;
+    k += 1;
     let c = &c[..k];
     let mut n = 0usize;
     let mut curr = 1i64;
