@@ -94,46 +94,33 @@ fn right_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     })
 }
 
-/// The modes of `right_inverse` of the layout with leaves `leaves`, written into `r`; returns
-/// their number (at least 1), or `None` when it declines (an extent < 1, or any of the products
-/// below overflows: then [`right_inverse_exact`] decides, and raises its own errors).
+/// L's coalesced modes, by one forward pass over its leaves `leaves`: into `c` (each as
+/// `extent : stride of its first leaf`), with the shape product before each mode in `pp`;
+/// returns their number (0 when every extent is 1), or `None` when it declines (an extent < 1,
+/// or an overflow in any product below).
 ///
-/// One forward pass coalesces the leaves into `c` (`extent : stride of its first leaf`) with the
-/// shape product before each mode in `pp`: the forward walk merges exactly the neighbours with
-/// `s_i·d_i == d_{i+1}`, as the backward walk does, so `c` is L's coalesced form
-/// (`coalesce_unique_normal_form`). It computes every `s_i·d_i` and the total size, a superset of
-/// the products [`right_inverse_exact`] checks (its others are sub-products of the size, and the
-/// extents are ≥ 1), so when nothing overflows here nothing overflows there and the two agree.
+/// The forward walk merges exactly the neighbours with `s_i·d_i == d_{i+1}` (unit extents
+/// dropped), as CuTe's backward walk does, so `c` is L's coalesced form
+/// (`coalesce_unique_normal_form`). It computes every `s_i·d_i` and the total size: a superset
+/// of the products that coalescing and the size check compute (their others are sub-products of
+/// the size, extents being ≥ 1), so when nothing overflows here nothing overflows there.
 ///
-/// The chain then picks, from `curr = 1`, the first mode of `c` whose stride is `curr` and emits
-/// `extent : pp`. The result needs no coalescing: the modes of `c` have extent ≥ 2, so `pp`
-/// strictly increases and two emitted modes `j`, then `k` could merge only if `k == j + 1` and
-/// `d_k == curr == s_j·d_j`, i.e. if `j` and `j + 1` were mergeable in `c`, which is coalesced.
-/// `curr` strictly increases (it is multiplied by an extent ≥ 2), so each mode is emitted at most
-/// once and `r` needs no more room than `c`.
+/// Pre: `c` and `pp` have room for `leaves.len()` modes.
 #[inline(always)]
-fn right_inverse_fast(
-    leaves: &[Mode],
-    c: &mut [Mode],
-    pp: &mut [i64],
-    r: &mut [Mode],
-) -> Option<usize> {
+fn coalesce_forward(leaves: &[Mode], c: &mut [Mode], pp: &mut [i64]) -> Option<usize> {
     let mut rest = leaves.iter();
-    // The first leaf of extent ≠ 1 starts the first mode (none: the result is `1:0`).
+    // The first leaf of extent ≠ 1 starts the first mode.
     let first = loop {
         match rest.next() {
             Some(m) if m.shape == 1 => continue,
             Some(&m) => break m,
-            None => {
-                r[0] = Mode::new(1, 0);
-                return Some(1);
-            }
+            None => return Some(0),
         }
     };
     if first.shape < 1 {
         return None;
     }
-    // The mode being built (`run`, its shape product before it `run_pp`), the number `k` of
+    // The mode being built (`run`, the shape product before it `run_pp`), the number `k` of
     // modes finished, the shape product `total` so far, and `end`: `s·d` of the last leaf read.
     let mut run = first;
     let mut run_pp = 1i64;
@@ -162,7 +149,28 @@ fn right_inverse_fast(
     }
     c[k] = run;
     pp[k] = run_pp;
-    k += 1;
+    Some(k + 1)
+}
+
+/// The modes of `right_inverse` of the layout with leaves `leaves`, written into `r`; returns
+/// their number (at least 1), or `None` when it declines ([`coalesce_forward`] declines; then
+/// [`right_inverse_exact`] decides, and raises its own errors). `c` and `pp` are scratch.
+///
+/// With `c` and `pp` from [`coalesce_forward`], the chain picks, from `curr = 1`, the first mode
+/// of `c` whose stride is `curr` and emits `extent : pp`, as [`right_inverse_chain`] does. The
+/// result needs no coalescing: the modes of `c` have extent ≥ 2, so `pp` strictly increases and
+/// two emitted modes `j`, then `k` could merge only if `k == j + 1` and
+/// `d_k == curr == s_j·d_j`, i.e. if `j` and `j + 1` were mergeable in `c`, which is coalesced.
+/// `curr` strictly increases (it is multiplied by an extent ≥ 2), so each mode is emitted at most
+/// once and `r` needs no more room than `c`.
+#[inline(always)]
+fn right_inverse_fast(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+    r: &mut [Mode],
+) -> Option<usize> {
+    let k = coalesce_forward(leaves, c, pp)?;
     let c = &c[..k];
     let mut n = 0usize;
     let mut curr = 1i64;
@@ -241,7 +249,88 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,8):(8,1)");
 /// ```
 pub fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    let leaves = l.tree().leaf_slice();
+    if leaves.len() < HALF {
+        // As in `right_inverse_into`: the coalesced modes in the upper half of `out`'s inline
+        // array, the result (at most one mode more than them, so at most `HALF`) in the lower.
+        let vals = out.t.vals_mut();
+        let arr = vals.inline_array_mut();
+        let (lo, hi) = arr.split_at_mut(HALF);
+        let mut pp = [0i64; HALF];
+        if let Some(n) = left_inverse_fast(leaves, hi, &mut pp, lo) {
+            vals.set_inline_len(n);
+            out.t.set_flat_profile(true);
+            return Ok(());
+        }
+    }
+    left_inverse_exact(l, out)
+}
+
+/// [`left_inverse_into`] by CuTe's steps (coalesce, check the strides and the size, build the
+/// modes, check the postcondition when the strides overlap). Runs when [`left_inverse_fast`]
+/// declines, so every error and every enumeration is these steps' own.
+#[cold]
+#[inline(never)]
+fn left_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| left_inverse_body(l, out))
+}
+
+/// The modes of `left_inverse` of the layout with leaves `leaves` (fewer than [`HALF`]), written
+/// into `r`; returns their number (at least 1), or `None` when it declines: [`coalesce_forward`]
+/// declines, a stride is negative, a stride is not divisible by the size so far, a product
+/// overflows, or the strides overlap (the postcondition then needs
+/// [`check_quasi_inverse`]); [`left_inverse_exact`] then decides. `c` and `pp` are scratch.
+///
+/// With `c` and `pp` from [`coalesce_forward`] (the same modes and the same prefix products that
+/// [`left_inverse_modes`] computes, without its rescans), the steps are those of
+/// [`left_inverse_body`] on the same input (the stride check, the modes of
+/// [`left_inverse_modes`], [`strides_overlap`]), so when none declines the two agree.
+#[inline(always)]
+fn left_inverse_fast(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+    r: &mut [Mode],
+) -> Option<usize> {
+    let k = coalesce_forward(leaves, c, pp)?;
+    if k == 0 {
+        r[0] = Mode::new(1, 0);
+        return Some(1);
+    }
+    let c = &c[..k];
+    if c.iter().any(|m| m.stride < 0) {
+        return None;
+    }
+    let mut order = [0u32; HALF];
+    by_stride(c, &mut order);
+    let order = &order[..k];
+    let mut n = 0usize;
+    let mut prev = 0i64;
+    let mut size = 1i64;
+    for &i in order {
+        let i = i as usize;
+        let d = c[i].stride;
+        if d == 0 {
+            continue;
+        }
+        let (s, rem) = arith::div_rem_pos(d, size);
+        if rem != 0 {
+            return None;
+        }
+        push_coalesced(r, &mut n, Mode::new(s, prev)).ok()?;
+        prev = pp[i];
+        size = size.checked_mul(s)?;
+    }
+    let last = order[k - 1] as usize;
+    push_coalesced(r, &mut n, Mode::new(c[last].shape, prev)).ok()?;
+    if n == 0 {
+        r[0] = Mode::new(1, 0);
+        n = 1;
+    }
+    if strides_overlap(c, order).ok()? {
+        return None;
+    }
+    Some(n)
 }
 
 fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
@@ -459,25 +548,43 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The result (or error) text of [`right_inverse_into`] and of CuTe's steps
-    /// ([`right_inverse_exact`]), each into an output that held another layout.
-    fn both(modes: &[Mode]) -> (String, String) {
+    type Into = fn(&Layout, &mut Layout) -> Result<()>;
+
+    /// The operations with a fast path, each with CuTe's steps.
+    const OPS: [(&str, Into, Into); 2] = [
+        ("right_inverse", right_inverse_into, right_inverse_exact),
+        ("left_inverse", left_inverse_into, left_inverse_exact),
+    ];
+
+    /// For each operation: its result (or error) text and that of CuTe's steps, each written
+    /// into an output that held another layout.
+    fn both(modes: &[Mode]) -> Vec<(&'static str, String, String)> {
         let l = Layout::flat(modes.iter().copied());
         let show = |r: Result<()>, out: &Layout| match r {
             Ok(()) => out.to_string(),
             Err(e) => format!("error {e:?}; out {out}"),
         };
-        let mut a: Layout = "((3,5),7):((1,3),15)".parse().unwrap();
-        let ra = right_inverse_into(&l, &mut a);
-        let mut b = a.clone();
-        let rb = right_inverse_exact(&l, &mut b);
-        (show(ra, &a), show(rb, &b))
+        OPS.iter()
+            .map(|&(name, fast, exact)| {
+                let mut a: Layout = "((3,5),7):((1,3),15)".parse().unwrap();
+                let ra = fast(&l, &mut a);
+                let mut b = a.clone();
+                let rb = exact(&l, &mut b);
+                (name, show(ra, &a), show(rb, &b))
+            })
+            .collect()
+    }
+
+    fn assert_same(modes: &[Mode]) {
+        for (name, fast, exact) in both(modes) {
+            assert_eq!(fast, exact, "{name} of the leaves {modes:?}");
+        }
     }
 
     /// Every flat layout of up to 4 leaves with extents 1..=3 and strides in
-    /// {-2, -1, 0, 1, 2, 3, 4, 6, 9}: the one-pass path gives CuTe's result.
+    /// {-2, -1, 0, 1, 2, 3, 4, 6, 9}: the one-pass paths give CuTe's results and errors.
     #[test]
-    fn fast_path_matches_exact_small() {
+    fn fast_paths_match_exact_small() {
         const S: [i64; 3] = [1, 2, 3];
         const D: [i64; 9] = [-2, -1, 0, 1, 2, 3, 4, 6, 9];
         let modes: Vec<Mode> = S
@@ -487,8 +594,7 @@ mod tests {
         let mut cur = Vec::new();
         let mut checked = 0usize;
         fn walk(modes: &[Mode], cur: &mut Vec<Mode>, depth: usize, checked: &mut usize) {
-            let (fast, exact) = both(cur);
-            assert_eq!(fast, exact, "leaves {cur:?}");
+            assert_same(cur);
             *checked += 1;
             if depth == 0 {
                 return;
@@ -503,10 +609,11 @@ mod tests {
         assert_eq!(checked, 1 + 27 + 27 * 27 + 27 * 27 * 27 + 27 * 27 * 27 * 27);
     }
 
-    /// Extents and strides near the overflow bound, zero and negative extents, and more leaves
-    /// than the fast path takes: the fast path declines, and the errors are CuTe's steps' own.
+    /// Extents and strides near the overflow bound, zero and negative extents, overlapping
+    /// strides, and more leaves than the fast paths take: they decline, and the results and
+    /// errors are CuTe's steps' own.
     #[test]
-    fn fast_path_declines_exactly() {
+    fn fast_paths_decline_exactly() {
         let big = 1i64 << 62;
         for modes in [
             vec![Mode::new(2, big)],
@@ -516,11 +623,14 @@ mod tests {
             vec![Mode::new(1 << 40, 1), Mode::new(1 << 30, 1 << 40)],
             vec![Mode::new(2, 1), Mode::new(0, 2)],
             vec![Mode::new(-2, 1)],
+            vec![Mode::new(4, 1), Mode::new(4, 2)],
+            vec![Mode::new(4, 2), Mode::new(3, 1)],
+            vec![Mode::new(2, 1); 7],
+            vec![Mode::new(2, 1); 8],
             vec![Mode::new(2, 1); 9],
             vec![Mode::new(2, 1); 20],
         ] {
-            let (fast, exact) = both(&modes);
-            assert_eq!(fast, exact, "leaves {modes:?}");
+            assert_same(&modes);
         }
     }
 
@@ -536,11 +646,39 @@ mod tests {
     }
 
     proptest! {
-        /// Random flat layouts of up to 10 leaves (past the fast path's 8), with huge values.
+        /// Random flat layouts of up to 10 leaves (past the fast paths' limits), with huge
+        /// values.
         #[test]
-        fn fast_path_matches_exact(modes in prop::collection::vec(arb_mode(), 0..=10)) {
-            let (fast, exact) = both(&modes);
-            prop_assert_eq!(fast, exact);
+        fn fast_paths_match_exact(modes in prop::collection::vec(arb_mode(), 0..=10)) {
+            for (name, fast, exact) in both(&modes) {
+                prop_assert_eq!(fast, exact, "{}", name);
+            }
+        }
+
+        /// Compact-ish random layouts (strides products of the extents), where the left inverse
+        /// is defined more often.
+        #[test]
+        fn fast_paths_match_exact_packed(
+            shapes in prop::collection::vec(1i64..=6, 1..=7),
+            perm in prop::collection::vec(0usize..7, 7),
+            gap in 1i64..=3,
+        ) {
+            // Strides: the column-major products of `shapes` (times `gap` past the first),
+            // permuted.
+            let mut strides = Vec::new();
+            let mut acc = 1i64;
+            for (i, &s) in shapes.iter().enumerate() {
+                strides.push(acc);
+                acc *= s * if i == 0 { gap } else { 1 };
+            }
+            for (i, &p) in perm.iter().enumerate().take(shapes.len()) {
+                strides.swap(i, p % shapes.len());
+            }
+            let modes: Vec<Mode> =
+                shapes.iter().zip(&strides).map(|(&s, &d)| Mode::new(s, d)).collect();
+            for (name, fast, exact) in both(&modes) {
+                prop_assert_eq!(fast, exact, "{}", name);
+            }
         }
     }
 }
