@@ -105,9 +105,17 @@ fn right_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
 /// of the products that coalescing and the size check compute (their others are sub-products of
 /// the size, extents being ≥ 1), so when nothing overflows here nothing overflows there.
 ///
+/// With `NONNEG` it also declines when a stride of `c` is negative, i.e. when a leaf of extent
+/// ≠ 1 has a negative stride (a mode's later leaves have strides `s·d` of the one before, of
+/// the sign of its first leaf's, extents being ≥ 2).
+///
 /// Pre: `c` and `pp` have room for `leaves.len()` modes.
 #[inline(always)]
-fn coalesce_forward(leaves: &[Mode], c: &mut [Mode], pp: &mut [i64]) -> Option<usize> {
+fn coalesce_forward<const NONNEG: bool>(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+) -> Option<usize> {
     let mut rest = leaves.iter();
     // The first leaf of extent ≠ 1 starts the first mode.
     let first = loop {
@@ -117,7 +125,7 @@ fn coalesce_forward(leaves: &[Mode], c: &mut [Mode], pp: &mut [i64]) -> Option<u
             None => return Some(0),
         }
     };
-    if first.shape < 1 {
+    if first.shape < 1 || (NONNEG && first.stride < 0) {
         return None;
     }
     // The mode being built (`run`, the shape product before it `run_pp`), the number `k` of
@@ -132,6 +140,9 @@ fn coalesce_forward(leaves: &[Mode], c: &mut [Mode], pp: &mut [i64]) -> Option<u
             if m.shape == 1 {
                 continue;
             }
+            return None;
+        }
+        if NONNEG && m.stride < 0 {
             return None;
         }
         let e = m.shape.checked_mul(m.stride)?;
@@ -170,7 +181,7 @@ fn right_inverse_fast(
     pp: &mut [i64],
     r: &mut [Mode],
 ) -> Option<usize> {
-    let k = coalesce_forward(leaves, c, pp)?;
+    let k = coalesce_forward::<false>(leaves, c, pp)?;
     let c = &c[..k];
     let mut n = 0usize;
     let mut curr = 1i64;
@@ -277,14 +288,16 @@ fn left_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
 
 /// The modes of `left_inverse` of the layout with leaves `leaves` (fewer than [`HALF`]), written
 /// into `r`; returns their number (at least 1), or `None` when it declines: [`coalesce_forward`]
-/// declines, a stride is negative, a stride is not divisible by the size so far, a product
-/// overflows, or the strides overlap (the postcondition then needs
+/// declines (an overflow, an extent < 1, a negative stride), a stride is not divisible by the
+/// size so far, a product overflows, or the strides overlap (the postcondition then needs
 /// [`check_quasi_inverse`]); [`left_inverse_exact`] then decides. `c` and `pp` are scratch.
 ///
 /// With `c` and `pp` from [`coalesce_forward`] (the same modes and the same prefix products that
 /// [`left_inverse_modes`] computes, without its rescans), the steps are those of
-/// [`left_inverse_body`] on the same input (the stride check, the modes of
-/// [`left_inverse_modes`], [`strides_overlap`]), so when none declines the two agree.
+/// [`left_inverse_body`] on the same input: the stride check, the loop of
+/// [`left_inverse_modes`] with the pairwise test of [`strides_overlap`] folded in (the same
+/// consecutive pairs of non-zero strides in the same order), so when none declines the two
+/// agree.
 #[inline(always)]
 fn left_inverse_fast(
     leaves: &[Mode],
@@ -292,26 +305,30 @@ fn left_inverse_fast(
     pp: &mut [i64],
     r: &mut [Mode],
 ) -> Option<usize> {
-    let k = coalesce_forward(leaves, c, pp)?;
+    let k = coalesce_forward::<true>(leaves, c, pp)?;
     if k == 0 {
         r[0] = Mode::new(1, 0);
         return Some(1);
     }
     let c = &c[..k];
-    if c.iter().any(|m| m.stride < 0) {
-        return None;
-    }
     let mut order = [0u32; HALF];
     by_stride(c, &mut order);
     let order = &order[..k];
     let mut n = 0usize;
     let mut prev = 0i64;
     let mut size = 1i64;
+    // `s·d` of the previous mode with a non-zero stride (0 before the first: strides are ≥ 0):
+    // the overlap test of `strides_overlap`, in the same loop.
+    let mut prev_end = 0i64;
     for &i in order {
         let i = i as usize;
-        let d = c[i].stride;
+        let m = c[i];
+        let d = m.stride;
         if d == 0 {
             continue;
+        }
+        if prev_end > d {
+            return None;
         }
         let (s, rem) = arith::div_rem_pos(d, size);
         if rem != 0 {
@@ -320,15 +337,13 @@ fn left_inverse_fast(
         push_coalesced(r, &mut n, Mode::new(s, prev)).ok()?;
         prev = pp[i];
         size = size.checked_mul(s)?;
+        prev_end = m.shape.checked_mul(d)?;
     }
     let last = order[k - 1] as usize;
     push_coalesced(r, &mut n, Mode::new(c[last].shape, prev)).ok()?;
     if n == 0 {
         r[0] = Mode::new(1, 0);
         n = 1;
-    }
-    if strides_overlap(c, order).ok()? {
-        return None;
     }
     Some(n)
 }
