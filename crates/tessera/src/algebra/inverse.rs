@@ -77,7 +77,9 @@ pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
     right_inverse_exact(l, out)
 }
 
-/// Leaf counts up to which [`right_inverse_into`] keeps its scratch in the output's storage.
+/// Where the fast paths split the output's inline array (16 modes): the coalesced modes above,
+/// the result below. [`right_inverse_into`] takes up to `HALF` leaves this way,
+/// [`left_inverse_into`] fewer (its result can have one mode more than the coalesced input).
 const HALF: usize = 8;
 
 /// [`right_inverse_into`] by CuTe's steps: coalesce, check the size, follow the chain. Runs
