@@ -62,9 +62,13 @@ pub(crate) fn coalesce_slice(
         Some(&last) if src.len() > MODES_INLINE => coalesce_from(src, last, map, out),
         _ => {
             let arr = out.inline_array_mut();
-            let k = fw_coalesce_array(src, map, arr)?;
-            out.set_inline_len(k);
-            Ok(())
+            match fw_coalesce_array(src, &map, arr) {
+                Some(k) => {
+                    out.set_inline_len(k);
+                    Ok(())
+                }
+                None => coalesce_from(src, src[src.len() - 1], map, out),
+            }
         }
     }
 }
@@ -121,14 +125,16 @@ fn bw_coalesce_tail<const N: usize>(
 ///
 /// Pre: `src.len() <= N`, `N >= 1`. Post: the unique normal form of seed II, as the backward
 /// walk gives it: this is `fw_coalesce` of `proofs/CoalesceForward.v`
-/// (`fw_coalesce_is_normal_form`, `fw_coalesce_unit`); it overflows exactly when the backward
-/// walk does (the merge test of two neighbours compares the same product, `d·s` of the left one).
+/// (`fw_coalesce_is_normal_form`, `fw_coalesce_unit`). `None` when a product overflows (the
+/// caller then runs the backward walk, which returns the overflow error: the merge test of two
+/// neighbours compares the same product, `d·s` of the left one, so both overflow on the same
+/// inputs). Returning no error keeps this path free of calls.
 #[inline(always)]
 fn fw_coalesce_array<const N: usize>(
     src: &[Mode],
     map: impl Fn(Mode) -> Mode,
     arr: &mut [Mode; N],
-) -> Result<usize> {
+) -> Option<usize> {
     // The first mode of extent ≠ 1 starts the walk (none: `[1:0]`).
     let mut rest = src.iter();
     let mut cur = loop {
@@ -141,7 +147,7 @@ fn fw_coalesce_array<const N: usize>(
             }
             None => {
                 arr[0] = Mode::new(1, 0);
-                return Ok(1);
+                return Some(1);
             }
         }
     };
@@ -151,8 +157,8 @@ fn fw_coalesce_array<const N: usize>(
         if m.shape == 1 {
             continue;
         }
-        if arith::mul(cur.shape, cur.stride)? == m.stride {
-            cur.shape = arith::mul(cur.shape, m.shape)?;
+        if cur.shape.checked_mul(cur.stride)? == m.stride {
+            cur.shape = cur.shape.checked_mul(m.shape)?;
         } else {
             arr[k] = cur;
             k += 1;
@@ -160,7 +166,7 @@ fn fw_coalesce_array<const N: usize>(
         }
     }
     arr[k] = cur;
-    Ok(k + 1)
+    Some(k + 1)
 }
 
 /// Runs `f` on the coalesced flat modes of `t`: held in a stack array when `t` has at most 16
@@ -392,13 +398,15 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "12:1");
 /// ```
 pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
-    let leaves = l.tree().leaf_slice();
-    if leaves.len() <= MODES_INLINE {
-        // Up to 16 leaves: the walk writes straight into `out`'s inline leaves.
-        return guarded(out, |out| {
-            out.t
-                .write_flat_inline(true, |arr| fw_coalesce_array(leaves, |m| m, arr))
-        });
+    if let Some(leaves) = l.t.inline_leaves() {
+        // Up to 16 leaves: the walk writes straight into `out`'s inline leaves (on an overflow,
+        // the general path below builds the error).
+        let done = out
+            .t
+            .write_flat_inline(true, |arr| fw_coalesce_array(leaves, |m| m, arr).ok_or(()));
+        if done.is_ok() {
+            return Ok(());
+        }
     }
     coalesce_into_any(l, out)
 }

@@ -66,6 +66,13 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
         }
     }
 
+    /// The elements when they are inline (at most `N`), else `None`: one test where a caller
+    /// has a fast path for short buffers.
+    #[inline(always)]
+    pub(crate) fn inline_slice(&self) -> Option<&[T]> {
+        self.inline.get(..self.len)
+    }
+
     /// The elements, mutably.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {

@@ -225,6 +225,12 @@ impl<T: Copy + Default> Tree<T> {
         &mut self.vals
     }
 
+    /// The leaves when there are at most [`INLINE`] of them (stored inline), else `None`.
+    #[inline(always)]
+    pub(crate) fn inline_leaves(&self) -> Option<&[T]> {
+        self.vals.inline_slice()
+    }
+
     /// Writes a flat tree of at most [`INLINE`] leaves in place: `build` fills the inline leaf
     /// array and returns the number `n` of leaves it wrote; the profile becomes the flat tuple of
     /// `n` leaves (with `unwrap` and `n == 1`, the leaf itself), with fixed-size stores and no
@@ -238,7 +244,7 @@ impl<T: Copy + Default> Tree<T> {
         unwrap: bool,
         build: impl FnOnce(&mut [T; INLINE]) -> Result<usize, E>,
     ) -> Result<(), E> {
-        if self.vals.spilled() || self.toks.spilled() {
+        if self.vals.spilled() | self.toks.spilled() {
             self.vals.unspill();
             self.toks.unspill();
         }
