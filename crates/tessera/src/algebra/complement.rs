@@ -56,10 +56,9 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(3,2):(2,12)");
 /// ```
 pub fn complement_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
+    // The fast path answers only where `check_shape(cotarget)` holds (every leaf ≥ 1).
     let ct = cotarget.as_ref().leaf_slice();
-    // `check_shape(cotarget)` holds exactly when every leaf is ≥ 1; the fast path then either
-    // writes the answer or leaves it to the general path.
-    if ct.iter().all(|&s| s >= 1) && complement_fast(a.tree().leaf_slice(), ct, out.t.vals_mut()) {
+    if complement_fast(a.tree().leaf_slice(), ct, out.t.vals_mut()) {
         out.t.set_flat_profile(true);
         return Ok(());
     }
@@ -139,46 +138,64 @@ fn complement_modes_general(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Re
 /// stability does not matter).
 #[inline(always)]
 fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
-    if leaves.len() >= 16 {
+    // At most 15 leaves, so every index below is < 16: masking it with `& 15` never changes it
+    // and leaves no bounds check. `out` is untouched where the cotarget has a leaf < 1.
+    let valid = match *cotarget {
+        [s] => s >= 1,
+        _ => cotarget.iter().all(|&s| s >= 1),
+    };
+    if leaves.len() >= 16 || !valid {
         return false;
     }
     let arr = out.inline_array_mut();
+    // The kept leaves as `reach : stride` (the reach `s·d` in the shape slot), sorted by stride.
     let mut n = 0usize;
+    // Where the last kept leaf is and its reach (0 before the first: no kept stride is 0).
+    let (mut at, mut reach) = (0usize, 0i64);
     for &m in leaves {
-        if m.shape <= 1 || m.stride == 0 {
-            if m.shape < 1 {
+        if m.shape > 1 && m.stride > 0 {
+            let Some(r) = m.shape.checked_mul(m.stride) else {
                 return false;
+            };
+            if m.stride == reach {
+                // Packed onto the last kept leaf: merged into it (same stride, same place).
+                arr[at & 15].shape = r;
+            } else {
+                let mut j = n;
+                while j > 0 {
+                    let p = arr[(j - 1) & 15];
+                    if p.stride <= m.stride {
+                        break;
+                    }
+                    arr[j & 15] = p;
+                    j -= 1;
+                }
+                arr[j & 15] = Mode::new(r, m.stride);
+                at = j;
+                n += 1;
             }
-            continue;
+            reach = r;
+        } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
+            return false;
         }
-        let mut j = n;
-        while j > 0 && arr[j - 1].stride > m.stride {
-            arr[j] = arr[j - 1];
-            j -= 1;
-        }
-        arr[j] = m;
-        n += 1;
     }
-    if n > 0 && arr[0].stride < 0 {
-        return false;
-    }
-    // The one pass of `complement_in_place` (all strides now positive).
+    // The one pass of `complement_in_place`.
     let mut last = 1i64;
     let mut k = 0usize;
     for i in 0..n {
-        let m = arr[i];
-        if m.stride != last {
-            let (q, r) = arith::div_rem_pos(m.stride, last);
-            if r != 0 {
+        let Mode {
+            shape: r,
+            stride: d,
+        } = arr[i & 15];
+        if d != last {
+            let (q, rem) = arith::div_rem_pos(d, last);
+            if rem != 0 {
                 return false;
             }
-            arr[k] = Mode::new(q, last);
+            arr[k & 15] = Mode::new(q, last);
             k += 1;
         }
-        last = match m.stride.checked_mul(m.shape) {
-            Some(v) => v,
-            None => return false,
-        };
+        last = r;
     }
     let rest = match *cotarget {
         [s] => {
@@ -194,7 +211,7 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
         },
     };
     if rest != 1 {
-        arr[k] = Mode::new(rest, last);
+        arr[k & 15] = Mode::new(rest, last);
         k += 1;
     }
     if k == 0 {
