@@ -307,8 +307,43 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
 /// The rest extent for a cotarget shape: CuTe's `ceil_div(shape, last_stride)` folded mode by
 /// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
 /// stride 24 gives 2 instead of 4).
-#[inline]
+#[inline(always)]
 fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
+    // One pass for the fold and the size; on any overflow the checked path below returns the
+    // same error as before (fold first, then size, then the product).
+    let (mut b, mut rest, mut size, mut ok) = (last_stride, 1i64, 1i64, true);
+    for &s in cotarget {
+        let (z, o) = size.overflowing_mul(s);
+        size = z;
+        ok &= !o;
+        let f = if b == 1 {
+            s
+        } else if s <= b {
+            b = arith::ceil_div(b, s);
+            1
+        } else {
+            let f = arith::ceil_div(s, b);
+            b = 1;
+            f
+        };
+        let (r, o) = rest.overflowing_mul(f);
+        rest = r;
+        ok &= !o;
+    }
+    if let (true, Some(reach)) = (ok, rest.checked_mul(last_stride)) {
+        return Ok(if reach < size {
+            arith::ceil_div(size, last_stride)
+        } else {
+            rest
+        });
+    }
+    rest_of_checked(cotarget, last_stride)
+}
+
+/// [`rest_of`] with every product checked in CuTe's order (where one overflows).
+#[cold]
+#[inline(never)]
+fn rest_of_checked(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let (mut rest, size) = cute_rest_fold(cotarget, last_stride)?;
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
