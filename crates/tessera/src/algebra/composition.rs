@@ -21,7 +21,7 @@ use super::coalesce::{
 };
 use super::Tiler;
 use crate::error::{arith, Error, Result};
-use crate::layout::tree::{Tok, LEAF};
+use crate::layout::tree::{Tok, TreeSink, LEAF};
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
 
 /// The largest domain that a decision procedure enumerates.
@@ -133,9 +133,23 @@ pub(crate) fn certified_pair(
     if ax.len() > CERT_DIGITS || c.len() > CERT_DIGITS {
         return Ok(false);
     }
+    // Straight into the tree: a cursor (as `certified_candidate` uses) measured slower here,
+    // where the walk runs twice and its registers are all taken.
+    pair_walk(ax, b, c, out)
+}
+
+/// The tokens of up to `CERT_DIGITS` leaves.
+static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
+
+/// The walk of [`certified_pair`] into `out`. Pre: `ax.len(), c.len() <= CERT_DIGITS`.
+#[inline(always)]
+fn pair_walk<O: TreeSink<Mode>>(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    c: &[Mode],
+    out: &mut O,
+) -> Result<bool> {
     zeroed_load!(load, ax.len());
-    /// The tokens of `c.len()` leaves.
-    static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
     out.push_tuple(2);
     if !certify_tree(ax, b.toks(), b.leaf_slice(), load, out)? {
         return Ok(false);
@@ -143,7 +157,7 @@ pub(crate) fn certified_pair(
     if c.len() != 1 {
         out.push_tuple(c.len());
     }
-    certify_tree(ax, &LEAVES[..c.len()], c, load, out)
+    certify_tree(ax, &LEAVES[..c.len().min(CERT_DIGITS)], c, load, out)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
@@ -201,6 +215,28 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
     if ax.len() > CERT_DIGITS {
         return Ok(false);
     }
+    // As in `certified_pair`: through a cursor, through the tree where it does not fit.
+    if let Some(mut cur) = out.cursor() {
+        zeroed_load!(load, ax.len());
+        let ok = certify_tree(ax, b.toks(), b.leaf_slice(), load, &mut cur)?;
+        if !(ok && cur.full()) {
+            if ok {
+                cur.commit();
+            }
+            return Ok(ok);
+        }
+    }
+    certified_candidate_tree(ax, b, out)
+}
+
+/// [`certified_candidate`] into the tree itself (a candidate too large for the inline arrays).
+#[cold]
+#[inline(never)]
+fn certified_candidate_tree(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    out: &mut Tree<Mode>,
+) -> Result<bool> {
     zeroed_load!(load, ax.len());
     certify_tree(ax, b.toks(), b.leaf_slice(), load, out)
 }
@@ -220,12 +256,12 @@ use zeroed_load;
 ///
 /// Pre: `load.len() == ax.len()`.
 #[inline(always)]
-fn certify_tree(
+fn certify_tree<O: TreeSink<Mode>>(
     ax: &[Mode],
     toks: &[Tok],
     leaves: &[Mode],
     load: &mut [i64],
-    out: &mut Tree<Mode>,
+    out: &mut O,
 ) -> Result<bool> {
     let Some((&last, init)) = ax.split_last() else {
         return Ok(false);

@@ -226,6 +226,18 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
         self.len = n;
     }
 
+    /// The inline array and the length of an inline buffer (`None` when spilled), for a writer
+    /// that keeps the length in a register and stores it back once ([`super::tree::Cursor`]).
+    /// Whoever stores a length must keep it `<= N`.
+    #[inline(always)]
+    pub(crate) fn inline_parts(&mut self) -> Option<(&mut [T; N], &mut usize)> {
+        if self.len <= N {
+            Some((&mut self.inline, &mut self.len))
+        } else {
+            None
+        }
+    }
+
     /// `true` when the elements live on the heap.
     #[inline]
     pub fn spilled(&self) -> bool {
