@@ -148,55 +148,26 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
         return false;
     }
     let arr = out.inline_array_mut();
-    // The kept leaves as `reach : stride` (the reach `s·d` in the shape slot), sorted by stride.
-    let mut n = 0usize;
-    // Where the last kept leaf is and its reach (0 before the first: no kept stride is 0).
-    let (mut at, mut reach) = (0usize, 0i64);
-    for &m in leaves {
-        if m.shape > 1 && m.stride > 0 {
-            let Some(r) = m.shape.checked_mul(m.stride) else {
+    let (mut k, last) = match *leaves {
+        // One leaf (a third of the corpus): no sort; its quotient is its stride.
+        [m] => {
+            if m.shape > 1 && m.stride > 0 {
+                let Some(r) = m.shape.checked_mul(m.stride) else {
+                    return false;
+                };
+                arr[0] = Mode::new(m.stride, 1);
+                (usize::from(m.stride != 1), r)
+            } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
                 return false;
-            };
-            if m.stride == reach {
-                // Packed onto the last kept leaf: merged into it (same stride, same place).
-                arr[at & 15].shape = r;
             } else {
-                let mut j = n;
-                while j > 0 {
-                    let p = arr[(j - 1) & 15];
-                    if p.stride <= m.stride {
-                        break;
-                    }
-                    arr[j & 15] = p;
-                    j -= 1;
-                }
-                arr[j & 15] = Mode::new(r, m.stride);
-                at = j;
-                n += 1;
+                (0, 1)
             }
-            reach = r;
-        } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
-            return false;
         }
-    }
-    // The one pass of `complement_in_place`.
-    let mut last = 1i64;
-    let mut k = 0usize;
-    for i in 0..n {
-        let Mode {
-            shape: r,
-            stride: d,
-        } = arr[i & 15];
-        if d != last {
-            let (q, rem) = arith::div_rem_pos(d, last);
-            if rem != 0 {
-                return false;
-            }
-            arr[k & 15] = Mode::new(q, last);
-            k += 1;
-        }
-        last = r;
-    }
+        _ => match pass_sorted(leaves, arr) {
+            Some(done) => done,
+            None => return false,
+        },
+    };
     let rest = match *cotarget {
         [s] => {
             let rest = arith::ceil_div(s, last);
@@ -220,6 +191,72 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
     }
     out.set_inline_len(k);
     true
+}
+
+/// The kept leaves of `leaves` sorted by stride into `arr` (insertion, as they are read: the
+/// lists are short; ties are never tractable, so stability does not matter; a leaf whose stride
+/// is the last kept leaf's reach is merged into it), then the one pass of
+/// [`complement_in_place`] in place: the number of modes written and the last reach, or `None`
+/// where the general path must answer.
+#[inline(always)]
+fn pass_sorted(leaves: &[Mode], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
+    // The kept leaves as `reach : stride` (the reach `s·d` in the shape slot), sorted by stride.
+    let mut n = 0usize;
+    // Where the last kept leaf is and its reach (0 before the first: no kept stride is 0).
+    let (mut at, mut reach) = (0usize, 0i64);
+    for &m in leaves {
+        if m.shape > 1 && m.stride > 0 {
+            let r = m.shape.checked_mul(m.stride)?;
+            if m.stride == reach {
+                // Packed onto the last kept leaf: merged into it (same stride, same place).
+                arr[at & 15].shape = r;
+            } else {
+                let mut j = n;
+                while j > 0 {
+                    let p = arr[(j - 1) & 15];
+                    if p.stride <= m.stride {
+                        break;
+                    }
+                    arr[j & 15] = p;
+                    j -= 1;
+                }
+                arr[j & 15] = Mode::new(r, m.stride);
+                at = j;
+                n += 1;
+            }
+            reach = r;
+        } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
+            return None;
+        }
+    }
+    // The one pass of `complement_in_place`; the first mode's previous reach is 1, so its
+    // quotient is its stride (written, and counted unless it is 1).
+    let (mut last, mut k) = (1i64, 0usize);
+    if n > 0 {
+        let Mode {
+            shape: r,
+            stride: d,
+        } = arr[0];
+        arr[0] = Mode::new(d, 1);
+        k = usize::from(d != 1);
+        last = r;
+    }
+    for i in 1..n {
+        let Mode {
+            shape: r,
+            stride: d,
+        } = arr[i & 15];
+        if d != last {
+            let (q, rem) = arith::div_rem_pos(d, last);
+            if rem != 0 {
+                return None;
+            }
+            arr[k & 15] = Mode::new(q, last);
+            k += 1;
+        }
+        last = r;
+    }
+    Some((k, last))
 }
 
 /// Sorts modes by stride, stably (insertion sort: the mode lists are short).
