@@ -3,6 +3,7 @@
 
 use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, guarded, Modes};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
+use crate::layout::buf::Buf;
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
 
@@ -104,12 +105,33 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
 }
 
 /// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
+/// `out` may be a [`Modes`] or a smaller buffer (`N` a power of two, 2 ≤ N ≤ 16: a scratch that
+/// is cheaper to create where A has fewer than `N` leaves).
 #[inline(always)]
-pub(crate) fn complement_modes_into(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
+pub(crate) fn complement_modes_into<const N: usize>(
+    a: &Layout,
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> Result<()> {
     if complement_fast(a.tree().leaf_slice(), cotarget, out) {
         return Ok(());
     }
-    complement_modes_general(a, cotarget, out)
+    complement_modes_general_n(a, cotarget, out)
+}
+
+/// [`complement_modes_general`] into a buffer of any capacity (through a [`Modes`]).
+#[cold]
+#[inline(never)]
+fn complement_modes_general_n<const N: usize>(
+    a: &Layout,
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> Result<()> {
+    let mut m = Modes::new();
+    complement_modes_general(a, cotarget, &mut m)?;
+    out.clear();
+    out.extend_from_slice(&m);
+    Ok(())
 }
 
 /// [`complement_modes_into`] without the fast path: `filter(A)`, then [`complement_in_place`].
@@ -137,14 +159,19 @@ fn complement_modes_general(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Re
 /// as the leaves are read (insertion: the lists are short; ties are never tractable, so
 /// stability does not matter).
 #[inline(always)]
-fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
-    // At most 15 leaves, so every index below is < 16: masking it with `& 15` never changes it
-    // and leaves no bounds check. `out` is untouched where the cotarget has a leaf < 1.
+fn complement_fast<const N: usize>(
+    leaves: &[Mode],
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> bool {
+    const { assert!(N.is_power_of_two() && N >= 2) };
+    // Fewer than N leaves, so every index below is < N: masking it with `& (N - 1)` never
+    // changes it and leaves no bounds check. `out` is untouched where the cotarget has a leaf < 1.
     let valid = match *cotarget {
         [s] => s >= 1,
         _ => cotarget.iter().all(|&s| s >= 1),
     };
-    if leaves.len() >= 16 || !valid {
+    if leaves.len() >= N || !valid {
         return false;
     }
     let arr = out.inline_array_mut();
@@ -182,7 +209,7 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
         },
     };
     if rest != 1 {
-        arr[k & 15] = Mode::new(rest, last);
+        arr[k & (N - 1)] = Mode::new(rest, last);
         k += 1;
     }
     if k == 0 {
@@ -199,7 +226,7 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
 /// [`complement_in_place`] in place: the number of modes written and the last reach, or `None`
 /// where the general path must answer.
 #[inline(always)]
-fn pass_sorted(leaves: &[Mode], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
+fn pass_sorted<const N: usize>(leaves: &[Mode], arr: &mut [Mode; N]) -> Option<(usize, i64)> {
     // The kept leaves as `reach : stride` (the reach `s·d` in the shape slot), sorted by stride.
     let mut n = 0usize;
     // Where the last kept leaf is and its reach (0 before the first: no kept stride is 0).
@@ -209,18 +236,18 @@ fn pass_sorted(leaves: &[Mode], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
             let r = m.shape.checked_mul(m.stride)?;
             if m.stride == reach {
                 // Packed onto the last kept leaf: merged into it (same stride, same place).
-                arr[at & 15].shape = r;
+                arr[at & (N - 1)].shape = r;
             } else {
                 let mut j = n;
                 while j > 0 {
-                    let p = arr[(j - 1) & 15];
+                    let p = arr[(j - 1) & (N - 1)];
                     if p.stride <= m.stride {
                         break;
                     }
-                    arr[j & 15] = p;
+                    arr[j & (N - 1)] = p;
                     j -= 1;
                 }
-                arr[j & 15] = Mode::new(r, m.stride);
+                arr[j & (N - 1)] = Mode::new(r, m.stride);
                 at = j;
                 n += 1;
             }
@@ -245,13 +272,13 @@ fn pass_sorted(leaves: &[Mode], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
         let Mode {
             shape: r,
             stride: d,
-        } = arr[i & 15];
+        } = arr[i & (N - 1)];
         if d != last {
             let (q, rem) = arith::div_rem_pos(d, last);
             if rem != 0 {
                 return None;
             }
-            arr[k & 15] = Mode::new(q, last);
+            arr[k & (N - 1)] = Mode::new(q, last);
             k += 1;
         }
         last = r;
