@@ -284,11 +284,17 @@ fn certify_tree<O: TreeSink<Mode>>(
             return Ok(false);
         }
         if init.is_empty() {
-            // A is one digit: one piece `s:(d·a)`, B-stride d, place 1.
+            // A is one digit: one piece `s:(d·a)`, B-stride d > 0, place 1. `certify_piece`
+            // then only adds `(s-1)·d` to the digit's load (its digit is 0, `u = d`, there is no
+            // extent bound on the last digit, and `u·a == rho` holds), so the piece is certified
+            // unless that overflows: the same test, inline.
             let rho = arith::mul(d, last.stride)?;
             out.push_leaf(Mode::new(s, rho));
-            if !certify_piece(ax, load, s, rho, d) {
-                return Ok(false);
+            if s != 1 {
+                match (s - 1).checked_mul(d).and_then(|r| load[0].checked_add(r)) {
+                    Some(l) => load[0] = l,
+                    None => return Ok(false),
+                }
             }
             continue;
         }
