@@ -138,18 +138,39 @@ fn complement_modes_general(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Re
 /// stability does not matter).
 #[inline(always)]
 fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
+    // `out` is untouched where the cotarget has a leaf < 1. One copy of the work per kind of
+    // cotarget: an integer one keeps a single register through the loops.
+    match *cotarget {
+        [s] => {
+            s >= 1
+                && complement_fast_with(leaves, out, |last| {
+                    let rest = arith::ceil_div(s, last);
+                    rest.checked_mul(last).map(|_| rest)
+                })
+        }
+        _ => {
+            cotarget.iter().all(|&s| s >= 1)
+                && complement_fast_with(leaves, out, |last| rest_of(cotarget, last).ok())
+        }
+    }
+}
+
+/// [`complement_fast`] with the rest extent given by `rest_for(last reach)` (`None`: the
+/// general path answers).
+#[inline(always)]
+fn complement_fast_with(
+    leaves: &[Mode],
+    out: &mut Modes,
+    rest_for: impl FnOnce(i64) -> Option<i64>,
+) -> bool {
     // At most 15 leaves, so every index below is < 16: masking it with `& 15` never changes it
-    // and leaves no bounds check. `out` is untouched where the cotarget has a leaf < 1.
-    let valid = match *cotarget {
-        [s] => s >= 1,
-        _ => cotarget.iter().all(|&s| s >= 1),
-    };
-    if leaves.len() >= 16 || !valid {
+    // and leaves no bounds check.
+    if leaves.len() >= 16 {
         return false;
     }
     let arr = out.inline_array_mut();
     let (mut k, last) = match *leaves {
-        // One leaf (a third of the corpus): no sort; its quotient is its stride.
+        // One leaf (a fifth of the corpus): no sort; its quotient is its stride.
         [m] => {
             if m.shape > 1 && m.stride > 0 {
                 let Some(r) = m.shape.checked_mul(m.stride) else {
@@ -168,18 +189,8 @@ fn complement_fast(leaves: &[Mode], cotarget: &[i64], out: &mut Modes) -> bool {
             None => return false,
         },
     };
-    let rest = match *cotarget {
-        [s] => {
-            let rest = arith::ceil_div(s, last);
-            if rest.checked_mul(last).is_none() {
-                return false;
-            }
-            rest
-        }
-        _ => match rest_of(cotarget, last) {
-            Ok(r) => r,
-            Err(_) => return false,
-        },
+    let Some(rest) = rest_for(last) else {
+        return false;
     };
     if rest != 1 {
         arr[k & 15] = Mode::new(rest, last);
