@@ -164,19 +164,40 @@ fn complement_fast<const N: usize>(
     cotarget: &[i64],
     out: &mut Buf<Mode, N>,
 ) -> bool {
+    // `out` is untouched where the cotarget has a leaf < 1. One copy of the work per kind of
+    // cotarget: an integer one keeps a single register through the loops.
+    match *cotarget {
+        [s] => {
+            s >= 1
+                && complement_fast_with(leaves, out, |last| {
+                    let rest = arith::ceil_div(s, last);
+                    rest.checked_mul(last).map(|_| rest)
+                })
+        }
+        _ => {
+            cotarget.iter().all(|&s| s >= 1)
+                && complement_fast_with(leaves, out, |last| rest_of(cotarget, last).ok())
+        }
+    }
+}
+
+/// [`complement_fast`] with the rest extent given by `rest_for(last reach)` (`None`: the
+/// general path answers).
+#[inline(always)]
+fn complement_fast_with<const N: usize>(
+    leaves: &[Mode],
+    out: &mut Buf<Mode, N>,
+    rest_for: impl FnOnce(i64) -> Option<i64>,
+) -> bool {
     const { assert!(N.is_power_of_two() && N >= 2) };
     // Fewer than N leaves, so every index below is < N: masking it with `& (N - 1)` never
-    // changes it and leaves no bounds check. `out` is untouched where the cotarget has a leaf < 1.
-    let valid = match *cotarget {
-        [s] => s >= 1,
-        _ => cotarget.iter().all(|&s| s >= 1),
-    };
-    if leaves.len() >= N || !valid {
+    // changes it and leaves no bounds check.
+    if leaves.len() >= N {
         return false;
     }
     let arr = out.inline_array_mut();
     let (mut k, last) = match *leaves {
-        // One leaf (a third of the corpus): no sort; its quotient is its stride.
+        // One leaf (a fifth of the corpus): no sort; its quotient is its stride.
         [m] => {
             if m.shape > 1 && m.stride > 0 {
                 let Some(r) = m.shape.checked_mul(m.stride) else {
@@ -195,18 +216,8 @@ fn complement_fast<const N: usize>(
             None => return false,
         },
     };
-    let rest = match *cotarget {
-        [s] => {
-            let rest = arith::ceil_div(s, last);
-            if rest.checked_mul(last).is_none() {
-                return false;
-            }
-            rest
-        }
-        _ => match rest_of(cotarget, last) {
-            Ok(r) => r,
-            Err(_) => return false,
-        },
+    let Some(rest) = rest_for(last) else {
+        return false;
     };
     if rest != 1 {
         arr[k & (N - 1)] = Mode::new(rest, last);
