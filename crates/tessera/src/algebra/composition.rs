@@ -298,6 +298,20 @@ fn certify_tree<O: TreeSink<Mode>>(
             }
             continue;
         }
+        if s == 1 {
+            // A unit leaf: no piece in the loop below (its rest extent is 1), only the tail
+            // `1 : R·a` with R the rest stride after the ceiling divisions (which stays 1 once it
+            // is 1), certified (`r == 1`), a group of one leaf: that leaf, written directly.
+            let mut r = d;
+            for am in init {
+                if r == 1 {
+                    break;
+                }
+                r = ceil_div_pos(r, am.shape);
+            }
+            out.push_leaf(Mode::new(1, arith::mul(r, last.stride)?));
+            continue;
+        }
         let header = out.lens();
         out.push_tuple(0);
         let mut count = 0usize;
