@@ -8,28 +8,21 @@ use crate::layout::{Builder, IntTuple, Layout, Mode, TreeRef};
 /// Flat modes without heap allocation for rank ≤ 16.
 pub(crate) type Modes = Buf<Mode, 16>;
 
-/// The backward coalescing walk of CuTe (`bw_coalesce`) over the flat modes `src` (with its last
-/// mode replaced by `last`), written into `out` (cleared first), front first; an all-unit result
-/// is `[1:0]`. `map` is applied to every mode as it is read (filter maps stride-0 modes to `1:0`).
+/// CuTe's backward coalescing walk over the flat modes `src` with its last mode replaced by
+/// `last`, written into `out` (cleared first), front first; an all-unit result is `[1:0]`. `map`
+/// is applied to every mode as it is read. Off the hot path (more than 16 modes, or a replaced
+/// last mode); [`coalesce_slice`] runs the forward walk on the common case.
 ///
 /// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
-/// the function on the domain. This walk is transcribed as `bw_coalesce` in
-/// `proofs/CoalesceImpl.v` (`bw_coalesce_reachable`, `bw_coalesce_irreducible`). Up to 16 modes
-/// it runs on `out`'s inline array ([`bw_coalesce_array`]); past that, finished modes are pushed
-/// back to front and reversed.
-#[inline(always)]
-pub(crate) fn bw_coalesce_from(
+/// the function on the domain. Transcribed as `bw_coalesce` in `proofs/CoalesceImpl.v`
+/// (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes are pushed back to front
+/// and reversed.
+pub(crate) fn coalesce_from(
     src: &[Mode],
     last: Mode,
     map: impl Fn(Mode) -> Mode,
     out: &mut Modes,
 ) -> Result<()> {
-    if src.len() <= MODES_INLINE {
-        let arr = out.inline_array_mut();
-        let k = bw_coalesce_array(src, last, map, arr)?;
-        out.set_inline_len(k);
-        return Ok(());
-    }
     out.clear();
     let mut front = map(last);
     for &m in src[..src.len().saturating_sub(1)].iter().rev() {
@@ -55,36 +48,60 @@ pub(crate) fn bw_coalesce_from(
     Ok(())
 }
 
+/// The coalesced modes of the flat modes `src` (each read through `map`: filter maps stride-0
+/// modes to `1:0`), written into `out` (cleared first), front first; an all-unit result is
+/// `[1:0]`. Up to 16 modes the forward walk [`fw_coalesce_array`] runs on `out`'s inline array;
+/// past that, the backward walk [`coalesce_from`]. Both give the unique normal form.
+#[inline(always)]
+pub(crate) fn coalesce_slice(
+    src: &[Mode],
+    map: impl Fn(Mode) -> Mode,
+    out: &mut Modes,
+) -> Result<()> {
+    match src.last() {
+        Some(&last) if src.len() > MODES_INLINE => coalesce_from(src, last, map, out),
+        _ => {
+            let arr = out.inline_array_mut();
+            match fw_coalesce_array(src, &map, arr) {
+                Some(k) => {
+                    out.set_inline_len(k);
+                    Ok(())
+                }
+                None => coalesce_from(src, src[src.len() - 1], map, out),
+            }
+        }
+    }
+}
+
 /// Inline capacity of [`Modes`].
 const MODES_INLINE: usize = 16;
 
-/// The walk of [`bw_coalesce_from`] for `src.len() <= N` (and `N >= 1`), writing into a fixed array: the
-/// finished modes are stored back to front from `arr[0]` (at most one per mode read), then
-/// reversed in place (a few swaps; no call to `memmove`). Returns their number. The rules of
-/// `bw_coalesce`, with the initial "front is a unit" state handled before the loop: the front is
-/// the last mode of size ≠ 1.
+/// CuTe's backward walk (`bw_coalesce` of `proofs/CoalesceImpl.v`) over `src` with its last mode
+/// replaced by `last`, for `src.len() <= N`: the front is the last mode of extent ≠ 1; each
+/// earlier mode is skipped (extent 1), merged into the front (packed onto it), or the front is
+/// finished. Finished modes are stored from the back of `arr` (the first one finished, the
+/// result's last mode, at `arr[N-1]`), so that they end in order with no reversal: returns `s`
+/// with the result in `arr[s..]`. Pre: `src.len() <= N`, `N >= 1`.
 #[inline(always)]
-fn bw_coalesce_array<const N: usize>(
+fn bw_coalesce_tail<const N: usize>(
     src: &[Mode],
     last: Mode,
-    map: impl Fn(Mode) -> Mode,
     arr: &mut [Mode; N],
 ) -> Result<usize> {
     let body = src.get(..src.len().saturating_sub(1)).unwrap_or(&[]);
     let mut rest = body.iter().rev();
-    let mut front = map(last);
+    let mut front = last;
     while front.shape == 1 {
         match rest.next() {
-            Some(&m) => front = map(m),
+            Some(&m) => front = m,
             None => {
-                arr[0] = Mode::new(1, 0);
-                return Ok(1);
+                arr[N - 1] = Mode::new(1, 0);
+                return Ok(N - 1);
             }
         }
     }
-    let mut k = 0;
+    let mut s = N;
     for &m in rest {
-        let m = map(m);
         if m.shape == 1 {
             continue;
         }
@@ -92,15 +109,64 @@ fn bw_coalesce_array<const N: usize>(
             front.shape = arith::mul(m.shape, front.shape)?;
             front.stride = m.stride;
         } else {
-            arr[k] = front;
-            k += 1;
+            s -= 1;
+            arr[s] = front;
             front = m;
         }
     }
-    arr[k] = front;
-    k += 1;
-    arr[..k].reverse();
-    Ok(k)
+    s -= 1;
+    arr[s] = front;
+    Ok(s)
+}
+
+/// The coalesced modes of `src` by a forward walk, written into `arr` in order (no reversal);
+/// returns their number. Each non-unit mode either packs onto the current last mode
+/// (`d·s` of that mode equal to its stride: merged) or is appended; no mode left gives `[1:0]`.
+///
+/// Pre: `src.len() <= N`, `N >= 1`. Post: the unique normal form of seed II, as the backward
+/// walk gives it: this is `fw_coalesce` of `proofs/CoalesceForward.v`
+/// (`fw_coalesce_is_normal_form`, `fw_coalesce_unit`). `None` when a product overflows (the
+/// caller then runs the backward walk, which returns the overflow error: the merge test of two
+/// neighbours compares the same product, `d·s` of the left one, so both overflow on the same
+/// inputs). Returning no error keeps this path free of calls.
+#[inline(always)]
+fn fw_coalesce_array<const N: usize>(
+    src: &[Mode],
+    map: impl Fn(Mode) -> Mode,
+    arr: &mut [Mode; N],
+) -> Option<usize> {
+    // The first mode of extent ≠ 1 starts the walk (none: `[1:0]`).
+    let mut rest = src.iter();
+    let mut cur = loop {
+        match rest.next() {
+            Some(&m) => {
+                let m = map(m);
+                if m.shape != 1 {
+                    break m;
+                }
+            }
+            None => {
+                arr[0] = Mode::new(1, 0);
+                return Some(1);
+            }
+        }
+    };
+    let mut k = 0usize;
+    for &m in rest {
+        let m = map(m);
+        if m.shape == 1 {
+            continue;
+        }
+        if cur.shape.checked_mul(cur.stride)? == m.stride {
+            cur.shape = cur.shape.checked_mul(m.shape)?;
+        } else {
+            arr[k] = cur;
+            k += 1;
+            cur = m;
+        }
+    }
+    arr[k] = cur;
+    Some(k + 1)
 }
 
 /// Runs `f` on the coalesced flat modes of `t`: held in a stack array when `t` has at most 16
@@ -161,15 +227,15 @@ fn with_coalesced_last<R>(
     let mut c: Modes;
     let modes: &[Mode] = if leaves.len() <= SMALL {
         small = [Mode::default(); SMALL];
-        let k = bw_coalesce_array(leaves, last, |m| m, &mut small)?;
-        &small[..k]
+        let s = bw_coalesce_tail(leaves, last, &mut small)?;
+        &small[s..]
     } else if leaves.len() <= MODES_INLINE {
         inline = [Mode::default(); MODES_INLINE];
-        let k = bw_coalesce_array(leaves, last, |m| m, &mut inline)?;
-        &inline[..k]
+        let s = bw_coalesce_tail(leaves, last, &mut inline)?;
+        &inline[s..]
     } else {
         c = Modes::new();
-        bw_coalesce_from(leaves, last, |m| m, &mut c)?;
+        coalesce_from(leaves, last, |m| m, &mut c)?;
         &c
     };
     f(modes)
@@ -234,25 +300,19 @@ pub(crate) fn write_flat(
     Ok(())
 }
 
-/// [`bw_coalesce_from`] returning the modes (for paths off the hot path).
+/// [`coalesce_from`] returning the modes (for paths off the hot path).
 pub(crate) fn bw_coalesce(init: &[Mode], last: Mode) -> Result<Modes> {
     let mut out = Modes::new();
     let mut src = Modes::from_slice(init);
     src.push(last);
-    bw_coalesce_from(&src, last, |m| m, &mut out)?;
+    coalesce_from(&src, last, |m| m, &mut out)?;
     Ok(out)
 }
 
 /// Writes the coalesced modes of `t` into `out` (cleared first).
 #[inline(always)]
 pub(crate) fn coalesce_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
-    out.clear();
-    let leaves = t.leaf_slice();
-    if leaves.is_empty() {
-        out.push(Mode::new(1, 0));
-        return Ok(());
-    }
-    bw_coalesce_from(leaves, leaves[leaves.len() - 1], |m| m, out)
+    coalesce_slice(t.leaf_slice(), |m| m, out)
 }
 
 /// Runs an `_into` operation's body; on error `out` is reset to `1:0` (never left half-written).
@@ -265,11 +325,17 @@ pub(crate) fn guarded(
     // tag, not the 80 bytes of an `Error`'s storage.
     match body(out) {
         Ok(()) => Ok(()),
-        Err(e) => {
-            out.reset();
-            Err(e)
-        }
+        Err(e) => failed(out, e),
     }
+}
+
+/// The error path of [`guarded`]: `out` reset to `1:0`, then the error (kept out of line so
+/// the success path stays small).
+#[cold]
+#[inline(never)]
+fn failed(out: &mut Layout, e: Error) -> Result<()> {
+    out.reset();
+    Err(e)
 }
 
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing size-1 mode becomes a size-2
@@ -288,7 +354,7 @@ pub(crate) fn coalesce_x_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Re
     } else {
         *last
     };
-    bw_coalesce_from(leaves, last, |m| m, out)
+    coalesce_from(leaves, last, |m| m, out)
 }
 
 /// Builds a layout from flat coalesced modes: one mode is an integer layout, more a flat tuple.
@@ -298,14 +364,17 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 }
 
 /// `coalesce(L)`: removes size-1 modes and merges adjacent packed modes (`s0:d0, s1:s0·d0` →
-/// `s0·s1:d0`), walking from the back as CuTe C++ does.
+/// `s0·s1:d0`). CuTe C++ walks from the back; up to 16 leaves this walks from the front (no
+/// reversal), which reaches the same normal form.
 ///
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
 /// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
-/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; this algorithm
-/// returns that normal form (`rust_coalesce_is_normal_form`, `rust_coalesce_unit` in
-/// `proofs/CoalesceImpl.v`, strides ≥ 0), checked against its extraction by `tests/bridge.rs`.
+/// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; both walks
+/// return that normal form (forward: `fw_coalesce_is_normal_form`, `fw_coalesce_unit` in
+/// `proofs/CoalesceForward.v`; backward, past 16 leaves: `rust_coalesce_is_normal_form`,
+/// `rust_coalesce_unit` in `proofs/CoalesceImpl.v`; strides ≥ 0), checked against the
+/// extraction of the backward walk by `tests/bridge.rs`.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
@@ -329,6 +398,22 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "12:1");
 /// ```
 pub fn coalesce_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    if let Some(leaves) = l.t.inline_leaves() {
+        // Up to 16 leaves: the walk writes straight into `out`'s inline leaves (on an overflow,
+        // the general path below builds the error).
+        let done = out
+            .t
+            .write_flat_inline(true, |arr| fw_coalesce_array(leaves, |m| m, arr).ok_or(()));
+        if done.is_ok() {
+            return Ok(());
+        }
+    }
+    coalesce_into_any(l, out)
+}
+
+/// [`coalesce_into`] for any number of leaves (off the hot path: more than 16, or none).
+#[inline(never)]
+fn coalesce_into_any(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         coalesce_modes_into(l.tree(), out.t.vals_mut())?;
         out.t.set_flat_profile(true);
@@ -408,15 +493,8 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 /// The flat modes of `filter`, written into `out` (cleared first).
 #[inline(always)]
 pub(crate) fn filter_modes_into(t: TreeRef<'_, Mode>, out: &mut Modes) -> Result<()> {
-    out.clear();
-    let leaves = t.leaf_slice();
-    if leaves.is_empty() {
-        out.push(Mode::new(1, 0));
-        return Ok(());
-    }
-    bw_coalesce_from(
-        leaves,
-        leaves[leaves.len() - 1],
+    coalesce_slice(
+        t.leaf_slice(),
         |m| {
             if m.stride == 0 {
                 Mode::new(1, 0)

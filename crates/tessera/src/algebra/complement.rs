@@ -3,6 +3,7 @@
 
 use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, guarded, Modes};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
+use crate::layout::buf::Buf;
 use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode};
 
@@ -56,8 +57,24 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(3,2):(2,12)");
 /// ```
 pub fn complement_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
+    // The fast path answers only where `check_shape(cotarget)` holds (every leaf ≥ 1).
+    let ct = cotarget.as_ref().leaf_slice();
+    if complement_fast(a.tree().leaf_slice(), ct, out.t.vals_mut()) {
+        out.t.set_flat_profile(true);
+        return Ok(());
+    }
+    complement_into_general(a, cotarget, out)
+}
+
+/// [`complement_into`] without the fast path.
+#[inline(never)]
+fn complement_into_general(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
     crate::layout::check_shape(cotarget)?;
-    complement_leaves_into(a, cotarget.as_ref().leaf_slice(), out)
+    guarded(out, |out| {
+        complement_modes_general(a, cotarget.as_ref().leaf_slice(), out.t.vals_mut())?;
+        out.t.set_flat_profile(true);
+        Ok(())
+    })
 }
 
 /// `complement(A)` with CuTe C++'s default cotarget `cosize(filter(A))`.
@@ -87,22 +104,197 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
     Ok(out)
 }
 
-/// `complement(A, cotarget)` for a cotarget given by its leaves (each ≥ 1), as logical_divide
-/// uses it (the shape of `coalesce(A)`), without building the shape tuple; into `out`.
+/// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
+/// `out` may be a [`Modes`] or a smaller buffer (`N` a power of two, 2 ≤ N ≤ 16: a scratch that
+/// is cheaper to create where A has fewer than `N` leaves).
 #[inline(always)]
-pub(crate) fn complement_leaves_into(a: &Layout, cotarget: &[i64], out: &mut Layout) -> Result<()> {
-    guarded(out, |out| {
-        complement_modes_into(a, cotarget, out.t.vals_mut())?;
-        out.t.set_flat_profile(true);
-        Ok(())
-    })
+pub(crate) fn complement_modes_into<const N: usize>(
+    a: &Layout,
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> Result<()> {
+    if complement_fast(a.tree().leaf_slice(), cotarget, out) {
+        return Ok(());
+    }
+    complement_modes_general_n(a, cotarget, out)
 }
 
-/// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
-#[inline(always)]
-pub(crate) fn complement_modes_into(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
+/// [`complement_modes_general`] into a buffer of any capacity (through a [`Modes`]).
+#[cold]
+#[inline(never)]
+fn complement_modes_general_n<const N: usize>(
+    a: &Layout,
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> Result<()> {
+    let mut m = Modes::new();
+    complement_modes_general(a, cotarget, &mut m)?;
+    out.clear();
+    out.extend_from_slice(&m);
+    Ok(())
+}
+
+/// [`complement_modes_into`] without the fast path: `filter(A)`, then [`complement_in_place`].
+#[inline(never)]
+fn complement_modes_general(a: &Layout, cotarget: &[i64], out: &mut Modes) -> Result<()> {
     filter_modes_into(a.tree(), out)?;
     complement_in_place(a, cotarget, out)
+}
+
+/// The complement's flat modes for a tractable A (cotarget by its leaves, each ≥ 1) of fewer
+/// than 16 leaves, written into `out`'s inline array; `false` (with `out` holding scratch) on
+/// every other input, which [`complement_modes_general`] then answers, errors and notes included.
+///
+/// Why it gives [`complement_in_place`]'s answer without coalescing: the leaves that are kept
+/// (extent ≠ 1, stride ≠ 0) are `filter(A)` before its packed merges. Replacing a packed pair
+/// `a:d, b:a·d` by its merge `a·b:d` changes neither the tractability test nor the result: sorted
+/// by stride, a tractable list has strictly increasing strides with each reach at most the next
+/// stride, so nothing sits between the pair (a mode `x` there would need `a·d ≤ d_x` and
+/// `reach(x) ≥ 2·a·d > a·d`), the pair contributes `(d / r) : r` and the unit `1 : a·d` (dropped)
+/// where the merge contributes `(d / r) : r`, and both leave the reach `a·b·d` for the next mode;
+/// conversely a tractable merged list sorts the pair next to each other with `r ∣ d`, `a·d ∣ a·d`
+/// and `a·b·d ∣ d_next`. So both lists are tractable together and give the same modes. Whenever
+/// this pass gives up (a negative stride, a reach that does not divide, an overflow), the
+/// general path recomputes from A, so errors and notes are exactly its own. Strides are sorted
+/// as the leaves are read (insertion: the lists are short; ties are never tractable, so
+/// stability does not matter).
+#[inline(always)]
+fn complement_fast<const N: usize>(
+    leaves: &[Mode],
+    cotarget: &[i64],
+    out: &mut Buf<Mode, N>,
+) -> bool {
+    // `out` is untouched where the cotarget has a leaf < 1. One copy of the work per kind of
+    // cotarget: an integer one keeps a single register through the loops.
+    match *cotarget {
+        [s] => {
+            s >= 1
+                && complement_fast_with(leaves, out, |last| {
+                    let rest = arith::ceil_div(s, last);
+                    rest.checked_mul(last).map(|_| rest)
+                })
+        }
+        _ => {
+            cotarget.iter().all(|&s| s >= 1)
+                && complement_fast_with(leaves, out, |last| rest_of(cotarget, last).ok())
+        }
+    }
+}
+
+/// [`complement_fast`] with the rest extent given by `rest_for(last reach)` (`None`: the
+/// general path answers).
+#[inline(always)]
+fn complement_fast_with<const N: usize>(
+    leaves: &[Mode],
+    out: &mut Buf<Mode, N>,
+    rest_for: impl FnOnce(i64) -> Option<i64>,
+) -> bool {
+    const { assert!(N.is_power_of_two() && N >= 2) };
+    // Fewer than N leaves, so every index below is < N: masking it with `& (N - 1)` never
+    // changes it and leaves no bounds check.
+    if leaves.len() >= N {
+        return false;
+    }
+    let arr = out.inline_array_mut();
+    let (mut k, last) = match *leaves {
+        // One leaf (a fifth of the corpus): no sort; its quotient is its stride.
+        [m] => {
+            if m.shape > 1 && m.stride > 0 {
+                let Some(r) = m.shape.checked_mul(m.stride) else {
+                    return false;
+                };
+                arr[0] = Mode::new(m.stride, 1);
+                (usize::from(m.stride != 1), r)
+            } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
+                return false;
+            } else {
+                (0, 1)
+            }
+        }
+        _ => match pass_sorted(leaves, arr) {
+            Some(done) => done,
+            None => return false,
+        },
+    };
+    let Some(rest) = rest_for(last) else {
+        return false;
+    };
+    if rest != 1 {
+        arr[k & (N - 1)] = Mode::new(rest, last);
+        k += 1;
+    }
+    if k == 0 {
+        arr[0] = Mode::new(1, 0);
+        k = 1;
+    }
+    out.set_inline_len(k);
+    true
+}
+
+/// The kept leaves of `leaves` sorted by stride into `arr` (insertion, as they are read: the
+/// lists are short; ties are never tractable, so stability does not matter; a leaf whose stride
+/// is the last kept leaf's reach is merged into it), then the one pass of
+/// [`complement_in_place`] in place: the number of modes written and the last reach, or `None`
+/// where the general path must answer.
+#[inline(always)]
+fn pass_sorted<const N: usize>(leaves: &[Mode], arr: &mut [Mode; N]) -> Option<(usize, i64)> {
+    // The kept leaves as `reach : stride` (the reach `s·d` in the shape slot), sorted by stride.
+    let mut n = 0usize;
+    // Where the last kept leaf is and its reach (0 before the first: no kept stride is 0).
+    let (mut at, mut reach) = (0usize, 0i64);
+    for &m in leaves {
+        if m.shape > 1 && m.stride > 0 {
+            let r = m.shape.checked_mul(m.stride)?;
+            if m.stride == reach {
+                // Packed onto the last kept leaf: merged into it (same stride, same place).
+                arr[at & (N - 1)].shape = r;
+            } else {
+                let mut j = n;
+                while j > 0 {
+                    let p = arr[(j - 1) & (N - 1)];
+                    if p.stride <= m.stride {
+                        break;
+                    }
+                    arr[j & (N - 1)] = p;
+                    j -= 1;
+                }
+                arr[j & (N - 1)] = Mode::new(r, m.stride);
+                at = j;
+                n += 1;
+            }
+            reach = r;
+        } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
+            return None;
+        }
+    }
+    // The one pass of `complement_in_place`; the first mode's previous reach is 1, so its
+    // quotient is its stride (written, and counted unless it is 1).
+    let (mut last, mut k) = (1i64, 0usize);
+    if n > 0 {
+        let Mode {
+            shape: r,
+            stride: d,
+        } = arr[0];
+        arr[0] = Mode::new(d, 1);
+        k = usize::from(d != 1);
+        last = r;
+    }
+    for i in 1..n {
+        let Mode {
+            shape: r,
+            stride: d,
+        } = arr[i & (N - 1)];
+        if d != last {
+            let (q, rem) = arith::div_rem_pos(d, last);
+            if rem != 0 {
+                return None;
+            }
+            arr[k & (N - 1)] = Mode::new(q, last);
+            k += 1;
+        }
+        last = r;
+    }
+    Some((k, last))
 }
 
 /// Sorts modes by stride, stably (insertion sort: the mode lists are short).
@@ -190,8 +382,43 @@ fn complement_in_place(a: &Layout, cotarget: &[i64], res: &mut Modes) -> Result<
 /// The rest extent for a cotarget shape: CuTe's `ceil_div(shape, last_stride)` folded mode by
 /// mode, raised to cover the cotarget where CuTe's fold falls short (e.g. `(22,2,2)` against
 /// stride 24 gives 2 instead of 4).
-#[inline]
+#[inline(always)]
 fn rest_of(cotarget: &[i64], last_stride: i64) -> Result<i64> {
+    // One pass for the fold and the size; on any overflow the checked path below returns the
+    // same error as before (fold first, then size, then the product).
+    let (mut b, mut rest, mut size, mut ok) = (last_stride, 1i64, 1i64, true);
+    for &s in cotarget {
+        let (z, o) = size.overflowing_mul(s);
+        size = z;
+        ok &= !o;
+        let f = if b == 1 {
+            s
+        } else if s <= b {
+            b = arith::ceil_div(b, s);
+            1
+        } else {
+            let f = arith::ceil_div(s, b);
+            b = 1;
+            f
+        };
+        let (r, o) = rest.overflowing_mul(f);
+        rest = r;
+        ok &= !o;
+    }
+    if let (true, Some(reach)) = (ok, rest.checked_mul(last_stride)) {
+        return Ok(if reach < size {
+            arith::ceil_div(size, last_stride)
+        } else {
+            rest
+        });
+    }
+    rest_of_checked(cotarget, last_stride)
+}
+
+/// [`rest_of`] with every product checked in CuTe's order (where one overflows).
+#[cold]
+#[inline(never)]
+fn rest_of_checked(cotarget: &[i64], last_stride: i64) -> Result<i64> {
     let (mut rest, size) = cute_rest_fold(cotarget, last_stride)?;
     if arith::mul(rest, last_stride)? < size {
         rest = arith::ceil_div(size, last_stride);
@@ -731,4 +958,139 @@ fn tractable(a: &Layout, f: &[Mode]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    //! The fast path (`complement_fast`) against the general path it short-cuts (filter,
+    //! coalesce, sort, one pass; the path `tests/bridge.rs` checks against the Coq extraction):
+    //! the same result, the same error and the same notes on every input, exhaustively over
+    //! small layouts and on random larger ones (overflow and negative strides included).
+    use super::*;
+    use crate::layout::Tree;
+
+    /// `complement_into` and the general path agree on `(a, cotarget)`, output included;
+    /// whether the fast path answered.
+    fn agree(a: &Layout, cot: &IntTuple, out0: &Layout) -> bool {
+        let (mut o1, mut o2) = (out0.clone(), out0.clone());
+        let (r1, n1) = note::collect(|| complement_into(a, cot, &mut o1));
+        let (r2, n2) = note::collect(|| complement_into_general(a, cot, &mut o2));
+        assert_eq!(r1, r2, "{a} against {cot}");
+        assert_eq!(n1, n2, "{a} against {cot}");
+        assert_eq!(o1, o2, "{a} against {cot}");
+        // The modes as logical_divide and logical_product take them.
+        let ct = cot.as_ref().leaf_slice();
+        if ct.iter().all(|&s| s >= 1) {
+            let (mut m1, mut m2) = (Modes::new(), Modes::new());
+            let (r1, n1) = note::collect(|| complement_modes_into(a, ct, &mut m1));
+            let (r2, n2) = note::collect(|| complement_modes_general(a, ct, &mut m2));
+            assert_eq!(r1, r2, "{a} against {cot}");
+            assert_eq!(n1, n2, "{a} against {cot}");
+            if r1.is_ok() {
+                assert_eq!(m1, m2, "{a} against {cot}");
+            }
+            return complement_fast(a.tree().leaf_slice(), ct, &mut m1);
+        }
+        false
+    }
+
+    fn cotargets() -> Vec<IntTuple> {
+        let mut v: Vec<IntTuple> = [1, 2, 13, 48, 96, 1 << 40]
+            .into_iter()
+            .map(IntTuple::leaf)
+            .collect();
+        for t in ["(2,3,8)", "(22,2,2)", "(5,(3,4))", "(4,0)"] {
+            v.push(t.parse().expect("cotarget"));
+        }
+        v
+    }
+
+    #[test]
+    fn fast_path_agrees_exhaustively() {
+        let shapes = [1i64, 2, 3, 4];
+        let strides = [-2i64, 0, 1, 2, 3, 4, 6, 8, 12, 24];
+        let leaves: Vec<Mode> = shapes
+            .iter()
+            .flat_map(|&s| strides.iter().map(move |&d| Mode::new(s, d)))
+            .collect();
+        let cots = cotargets();
+        let out0 = Layout::default();
+        let (mut count, mut fast) = (0usize, 0usize);
+        for rank in 0..=3u32 {
+            for mut code in 0..leaves.len().pow(rank) {
+                let mut modes = Vec::new();
+                for _ in 0..rank {
+                    modes.push(leaves[code % leaves.len()]);
+                    code /= leaves.len();
+                }
+                let a = Layout::flat(modes);
+                for cot in &cots {
+                    fast += usize::from(agree(&a, cot, &out0));
+                    count += 1;
+                }
+            }
+        }
+        // Both paths are exercised.
+        assert!(
+            count > 600_000 && fast > count / 20 && fast < count / 2,
+            "{fast} of {count}"
+        );
+    }
+
+    #[test]
+    fn fast_path_agrees_on_random_layouts() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let big = [i64::MAX / 3, i64::MAX / 2, 1 << 40, 1 << 62, 3 << 30];
+        let cots = cotargets();
+        // A spilled output (20 modes on the heap) must come back inline.
+        let spilled = Layout::flat((0..20).map(|i| Mode::new(2, 1 << i)));
+        let mut fast = 0usize;
+        for iter in 0..10_000 {
+            let rank = (next() % 17) as usize;
+            let mut modes = Vec::new();
+            let mut stride = 1i64;
+            for _ in 0..rank {
+                let r = next();
+                let shape = [1, 2, 2, 3, 4, 5, 8][(r % 7) as usize];
+                // Mostly tractable chains (then shuffled), sometimes anything.
+                let d = match (r >> 8) % 8 {
+                    0 => 0,
+                    1 => -(((r >> 16) % 9) as i64),
+                    2 => big[((r >> 16) % 5) as usize],
+                    3 => ((r >> 16) % 64) as i64,
+                    _ => stride.saturating_mul(1 + ((r >> 16) % 3) as i64),
+                };
+                stride = d.saturating_mul(shape).max(1);
+                modes.push(Mode::new(shape, d));
+            }
+            for i in (1..modes.len()).rev() {
+                modes.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            // Nested half the time (the leaves are what counts).
+            let a = if iter % 2 == 0 || modes.len() < 2 {
+                Layout::flat(modes)
+            } else {
+                let (l, r) = modes.split_at(modes.len() / 2);
+                let t = Tree::tuple([
+                    Tree::flat(l.to_vec()).as_ref(),
+                    Tree::flat(r.to_vec()).as_ref(),
+                ]);
+                Layout { t }
+            };
+            let cot = &cots[(next() % cots.len() as u64) as usize];
+            let out0 = if iter % 5 == 0 {
+                &spilled
+            } else {
+                &Layout::default()
+            };
+            fast += usize::from(agree(&a, cot, out0));
+        }
+        assert!(fast > 1_000 && fast < 9_000, "{fast} of 10000");
+    }
 }

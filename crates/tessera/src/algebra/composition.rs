@@ -21,7 +21,7 @@ use super::coalesce::{
 };
 use super::Tiler;
 use crate::error::{arith, Error, Result};
-use crate::layout::tree::{Tok, LEAF};
+use crate::layout::tree::{Tok, TreeSink, LEAF};
 use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
 
 /// The largest domain that a decision procedure enumerates.
@@ -123,7 +123,7 @@ pub(crate) fn compose_coalesced_append(a: &[Mode], b: &Layout, out: &mut Tree<Mo
 /// `(B, complement)`: the one-pass certificate runs over B's and C's leaves in turn, sharing its
 /// digit loads, exactly as it would over the built tiler. `Ok(false)`: it does not apply (the
 /// caller builds the tiler and calls [`compose_decide`] with the mark it took before).
-#[inline]
+#[inline(always)]
 pub(crate) fn certified_pair(
     ax: &[Mode],
     b: TreeRef<'_, Mode>,
@@ -133,9 +133,23 @@ pub(crate) fn certified_pair(
     if ax.len() > CERT_DIGITS || c.len() > CERT_DIGITS {
         return Ok(false);
     }
+    // Straight into the tree: a cursor (as `certified_candidate` uses) measured slower here,
+    // where the walk runs twice and its registers are all taken.
+    pair_walk(ax, b, c, out)
+}
+
+/// The tokens of up to `CERT_DIGITS` leaves.
+static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
+
+/// The walk of [`certified_pair`] into `out`. Pre: `ax.len(), c.len() <= CERT_DIGITS`.
+#[inline(always)]
+fn pair_walk<O: TreeSink<Mode>>(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    c: &[Mode],
+    out: &mut O,
+) -> Result<bool> {
     zeroed_load!(load, ax.len());
-    /// The tokens of `c.len()` leaves.
-    static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
     out.push_tuple(2);
     if !certify_tree(ax, b.toks(), b.leaf_slice(), load, out)? {
         return Ok(false);
@@ -143,7 +157,7 @@ pub(crate) fn certified_pair(
     if c.len() != 1 {
         out.push_tuple(c.len());
     }
-    certify_tree(ax, &LEAVES[..c.len()], c, load, out)
+    certify_tree(ax, &LEAVES[..c.len().min(CERT_DIGITS)], c, load, out)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
@@ -201,6 +215,28 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
     if ax.len() > CERT_DIGITS {
         return Ok(false);
     }
+    // As in `certified_pair`: through a cursor, through the tree where it does not fit.
+    if let Some(mut cur) = out.cursor() {
+        zeroed_load!(load, ax.len());
+        let ok = certify_tree(ax, b.toks(), b.leaf_slice(), load, &mut cur)?;
+        if !(ok && cur.full()) {
+            if ok {
+                cur.commit();
+            }
+            return Ok(ok);
+        }
+    }
+    certified_candidate_tree(ax, b, out)
+}
+
+/// [`certified_candidate`] into the tree itself (a candidate too large for the inline arrays).
+#[cold]
+#[inline(never)]
+fn certified_candidate_tree(
+    ax: &[Mode],
+    b: TreeRef<'_, Mode>,
+    out: &mut Tree<Mode>,
+) -> Result<bool> {
     zeroed_load!(load, ax.len());
     certify_tree(ax, b.toks(), b.leaf_slice(), load, out)
 }
@@ -220,12 +256,12 @@ use zeroed_load;
 ///
 /// Pre: `load.len() == ax.len()`.
 #[inline(always)]
-fn certify_tree(
+fn certify_tree<O: TreeSink<Mode>>(
     ax: &[Mode],
     toks: &[Tok],
     leaves: &[Mode],
     load: &mut [i64],
-    out: &mut Tree<Mode>,
+    out: &mut O,
 ) -> Result<bool> {
     let Some((&last, init)) = ax.split_last() else {
         return Ok(false);
@@ -248,12 +284,32 @@ fn certify_tree(
             return Ok(false);
         }
         if init.is_empty() {
-            // A is one digit: one piece `s:(d·a)`, B-stride d, place 1.
+            // A is one digit: one piece `s:(d·a)`, B-stride d > 0, place 1. `certify_piece`
+            // then only adds `(s-1)·d` to the digit's load (its digit is 0, `u = d`, there is no
+            // extent bound on the last digit, and `u·a == rho` holds), so the piece is certified
+            // unless that overflows: the same test, inline.
             let rho = arith::mul(d, last.stride)?;
             out.push_leaf(Mode::new(s, rho));
-            if !certify_piece(ax, load, s, rho, d) {
-                return Ok(false);
+            if s != 1 {
+                match (s - 1).checked_mul(d).and_then(|r| load[0].checked_add(r)) {
+                    Some(l) => load[0] = l,
+                    None => return Ok(false),
+                }
             }
+            continue;
+        }
+        if s == 1 {
+            // A unit leaf: no piece in the loop below (its rest extent is 1), only the tail
+            // `1 : R·a` with R the rest stride after the ceiling divisions (which stays 1 once it
+            // is 1), certified (`r == 1`), a group of one leaf: that leaf, written directly.
+            let mut r = d;
+            for am in init {
+                if r == 1 {
+                    break;
+                }
+                r = ceil_div_pos(r, am.shape);
+            }
+            out.push_leaf(Mode::new(1, arith::mul(r, last.stride)?));
             continue;
         }
         let header = out.lens();
@@ -281,6 +337,12 @@ fn certify_tree(
                     return Ok(false);
                 }
                 rest_shape = arith::div_rem_pos(rest_shape, r).0;
+                if rest_shape == 1 && next_stride.checked_mul(last.stride).is_some() {
+                    // The leaf is complete: later modes only shrink the (positive) rest stride,
+                    // so the tail below cannot overflow, and it is not a piece (count > 0).
+                    rest_stride = next_stride;
+                    break;
+                }
             }
             rest_stride = next_stride;
         }

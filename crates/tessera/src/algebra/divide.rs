@@ -77,14 +77,24 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> 
             }
             &big
         };
-        let mut c = Modes::new();
-        complement_modes_into(b, target, &mut c)?;
+        // The complement of B in scratch sized to B (8 modes are cheaper to create than 16).
+        let mut small_c: Buf<Mode, 8>;
+        let mut big_c: Modes;
+        let c: &[Mode] = if b.tree().leaf_count() < 8 {
+            small_c = Buf::new();
+            complement_modes_into(b, target, &mut small_c)?;
+            &small_c
+        } else {
+            big_c = Modes::new();
+            complement_modes_into(b, target, &mut big_c)?;
+            &big_c
+        };
         let mark = out.lens();
         let last_is_unit = a.tree().leaf_slice().last().is_none_or(|m| m.shape == 1);
         let certified = if last_is_unit {
-            with_coalesced_x(a.tree(), |ax| certified_pair(ax, b.tree(), &c, out))?
+            with_coalesced_x(a.tree(), |ax| certified_pair(ax, b.tree(), c, out))?
         } else {
-            certified_pair(ac, b.tree(), &c, out)?
+            certified_pair(ac, b.tree(), c, out)?
         };
         if certified {
             return Ok(());
@@ -94,7 +104,7 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> 
         t.t.clear();
         t.t.push_tuple(2);
         t.t.push_tree(b.tree());
-        t.t.push_flat(&c, true);
+        t.t.push_flat(c, true);
         compose_decide(a, &t, out, mark)
     })
 }

@@ -60,12 +60,144 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,2,6):(2,1,8)");
 /// ```
 pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    let leaves = l.tree().leaf_slice();
+    if leaves.len() <= HALF {
+        // The coalesced modes go in the upper half of `out`'s inline array, the result in the
+        // lower half (at most one result mode per coalesced mode).
+        let vals = out.t.vals_mut();
+        let arr = vals.inline_array_mut();
+        let (lo, hi) = arr.split_at_mut(HALF);
+        let mut pp = [0i64; HALF];
+        if let Some(n) = right_inverse_fast(leaves, hi, &mut pp, lo) {
+            vals.set_inline_len(n);
+            out.t.set_flat_profile(true);
+            return Ok(());
+        }
+    }
+    right_inverse_exact(l, out)
+}
+
+/// Where the fast paths split the output's inline array (16 modes): the coalesced modes above,
+/// the result below. [`right_inverse_into`] takes up to `HALF` leaves this way,
+/// [`left_inverse_into`] fewer (its result can have one mode more than the coalesced input).
+const HALF: usize = 8;
+
+/// [`right_inverse_into`] by CuTe's steps: coalesce, check the size, follow the chain. Runs
+/// when [`right_inverse_fast`] declines (more than [`HALF`] leaves, an overflow, an extent < 1),
+/// so every error is the one these steps raise.
+#[cold]
+#[inline(never)]
+fn right_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         with_coalesced(l.tree(), |c| {
             shape_product(c)?;
             write_flat(out, c.len(), |r| right_inverse_chain(c, r))
         })
     })
+}
+
+/// L's coalesced modes, by one forward pass over its leaves `leaves`: into `c` (each as
+/// `extent : stride of its first leaf`), with the shape product before each mode in `pp`;
+/// returns their number (0 when every extent is 1), or `None` when it declines (an extent < 1,
+/// or an overflow in any product below).
+///
+/// The forward walk merges exactly the neighbours with `s_i·d_i == d_{i+1}` (unit extents
+/// dropped), as CuTe's backward walk does, so `c` is L's coalesced form
+/// (`coalesce_unique_normal_form`). It computes every `s_i·d_i` and the total size: a superset
+/// of the products that coalescing and the size check compute (their others are sub-products of
+/// the size, extents being ≥ 1), so when nothing overflows here nothing overflows there.
+///
+/// With `NONNEG` it also declines when a stride of `c` is negative, i.e. when a leaf of extent
+/// ≠ 1 has a negative stride (a mode's later leaves have strides `s·d` of the one before, of
+/// the sign of its first leaf's, extents being ≥ 2).
+///
+/// Pre: `c` and `pp` have room for `leaves.len()` modes.
+#[inline(always)]
+fn coalesce_forward<const NONNEG: bool>(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+) -> Option<usize> {
+    let mut rest = leaves.iter();
+    // The first leaf of extent ≠ 1 starts the first mode.
+    let first = loop {
+        match rest.next() {
+            Some(m) if m.shape == 1 => continue,
+            Some(&m) => break m,
+            None => return Some(0),
+        }
+    };
+    if first.shape < 1 || (NONNEG && first.stride < 0) {
+        return None;
+    }
+    // The mode being built (`run`, the shape product before it `run_pp`), the number `k` of
+    // modes finished, the shape product `total` so far, and `end`: `s·d` of the last leaf read.
+    let mut run = first;
+    let mut run_pp = 1i64;
+    let mut k = 0usize;
+    let mut total = first.shape;
+    let mut end = first.shape.checked_mul(first.stride)?;
+    for &m in rest {
+        if m.shape <= 1 {
+            if m.shape == 1 {
+                continue;
+            }
+            return None;
+        }
+        if NONNEG && m.stride < 0 {
+            return None;
+        }
+        let e = m.shape.checked_mul(m.stride)?;
+        if m.stride == end {
+            run.shape = run.shape.checked_mul(m.shape)?;
+        } else {
+            c[k] = run;
+            pp[k] = run_pp;
+            k += 1;
+            run = m;
+            run_pp = total;
+        }
+        total = total.checked_mul(m.shape)?;
+        end = e;
+    }
+    c[k] = run;
+    pp[k] = run_pp;
+    Some(k + 1)
+}
+
+/// The modes of `right_inverse` of the layout with leaves `leaves`, written into `r`; returns
+/// their number (at least 1), or `None` when it declines ([`coalesce_forward`] declines; then
+/// [`right_inverse_exact`] decides, and raises its own errors). `c` and `pp` are scratch.
+///
+/// With `c` and `pp` from [`coalesce_forward`], the chain picks, from `curr = 1`, the first mode
+/// of `c` whose stride is `curr` and emits `extent : pp`, as [`right_inverse_chain`] does. The
+/// result needs no coalescing: the modes of `c` have extent ≥ 2, so `pp` strictly increases and
+/// two emitted modes `j`, then `k` could merge only if `k == j + 1` and
+/// `d_k == curr == s_j·d_j`, i.e. if `j` and `j + 1` were mergeable in `c`, which is coalesced.
+/// `curr` strictly increases (it is multiplied by an extent ≥ 2), so each mode is emitted at most
+/// once and `r` needs no more room than `c`.
+#[inline(always)]
+fn right_inverse_fast(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+    r: &mut [Mode],
+) -> Option<usize> {
+    let k = coalesce_forward::<false>(leaves, c, pp)?;
+    let c = &c[..k];
+    let mut n = 0usize;
+    let mut curr = 1i64;
+    while let Some(j) = c.iter().position(|m| m.stride == curr) {
+        let m = c[j];
+        r[n] = Mode::new(m.shape, pp[j]);
+        n += 1;
+        curr = m.shape.checked_mul(m.stride)?;
+    }
+    if n == 0 {
+        r[0] = Mode::new(1, 0);
+        n = 1;
+    }
+    Some(n)
 }
 
 /// The modes of `right_inverse` from the coalesced modes `c` of L, coalesced, into `r` (room for
@@ -130,7 +262,92 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,8):(8,1)");
 /// ```
 pub fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
+    let leaves = l.tree().leaf_slice();
+    if leaves.len() < HALF {
+        // As in `right_inverse_into`: the coalesced modes in the upper half of `out`'s inline
+        // array, the result (at most one mode more than them, so at most `HALF`) in the lower.
+        let vals = out.t.vals_mut();
+        let arr = vals.inline_array_mut();
+        let (lo, hi) = arr.split_at_mut(HALF);
+        let mut pp = [0i64; HALF];
+        if let Some(n) = left_inverse_fast(leaves, hi, &mut pp, lo) {
+            vals.set_inline_len(n);
+            out.t.set_flat_profile(true);
+            return Ok(());
+        }
+    }
+    left_inverse_exact(l, out)
+}
+
+/// [`left_inverse_into`] by CuTe's steps (coalesce, check the strides and the size, build the
+/// modes, check the postcondition when the strides overlap). Runs when [`left_inverse_fast`]
+/// declines, so every error and every enumeration is these steps' own.
+#[cold]
+#[inline(never)]
+fn left_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| left_inverse_body(l, out))
+}
+
+/// The modes of `left_inverse` of the layout with leaves `leaves` (fewer than [`HALF`]), written
+/// into `r`; returns their number (at least 1), or `None` when it declines: [`coalesce_forward`]
+/// declines (an overflow, an extent < 1, a negative stride), a stride is not divisible by the
+/// size so far, a product overflows, or the strides overlap (the postcondition then needs
+/// [`check_quasi_inverse`]); [`left_inverse_exact`] then decides. `c` and `pp` are scratch.
+///
+/// With `c` and `pp` from [`coalesce_forward`] (the same modes and the same prefix products that
+/// [`left_inverse_modes`] computes, without its rescans), the steps are those of
+/// [`left_inverse_body`] on the same input: the stride check, the loop of
+/// [`left_inverse_modes`] with the pairwise test of [`strides_overlap`] folded in (the same
+/// consecutive pairs of non-zero strides in the same order), so when none declines the two
+/// agree.
+#[inline(always)]
+fn left_inverse_fast(
+    leaves: &[Mode],
+    c: &mut [Mode],
+    pp: &mut [i64],
+    r: &mut [Mode],
+) -> Option<usize> {
+    let k = coalesce_forward::<true>(leaves, c, pp)?;
+    if k == 0 {
+        r[0] = Mode::new(1, 0);
+        return Some(1);
+    }
+    let c = &c[..k];
+    let mut order = [0u32; HALF];
+    by_stride(c, &mut order);
+    let order = &order[..k];
+    let mut n = 0usize;
+    let mut prev = 0i64;
+    let mut size = 1i64;
+    // `s·d` of the previous mode with a non-zero stride (0 before the first: strides are ≥ 0):
+    // the overlap test of `strides_overlap`, in the same loop.
+    let mut prev_end = 0i64;
+    for &i in order {
+        let i = i as usize;
+        let m = c[i];
+        let d = m.stride;
+        if d == 0 {
+            continue;
+        }
+        if prev_end > d {
+            return None;
+        }
+        let (s, rem) = arith::div_rem_pos(d, size);
+        if rem != 0 {
+            return None;
+        }
+        push_coalesced(r, &mut n, Mode::new(s, prev)).ok()?;
+        prev = pp[i];
+        size = size.checked_mul(s)?;
+        prev_end = m.shape.checked_mul(d)?;
+    }
+    let last = order[k - 1] as usize;
+    push_coalesced(r, &mut n, Mode::new(c[last].shape, prev)).ok()?;
+    if n == 0 {
+        r[0] = Mode::new(1, 0);
+        n = 1;
+    }
+    Some(n)
 }
 
 fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
@@ -341,4 +558,144 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
     let common = coalesce(&composition(a, &right_inverse(b)?)?)?;
     let first = common.leaves().next().expect("non-empty");
     Ok(if first.stride == 1 { first.shape } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    type Into = fn(&Layout, &mut Layout) -> Result<()>;
+
+    /// The operations with a fast path, each with CuTe's steps.
+    const OPS: [(&str, Into, Into); 2] = [
+        ("right_inverse", right_inverse_into, right_inverse_exact),
+        ("left_inverse", left_inverse_into, left_inverse_exact),
+    ];
+
+    /// For each operation: its result (or error) text and that of CuTe's steps, each written
+    /// into an output that held another layout.
+    fn both(modes: &[Mode]) -> Vec<(&'static str, String, String)> {
+        let l = Layout::flat(modes.iter().copied());
+        let show = |r: Result<()>, out: &Layout| match r {
+            Ok(()) => out.to_string(),
+            Err(e) => format!("error {e:?}; out {out}"),
+        };
+        OPS.iter()
+            .map(|&(name, fast, exact)| {
+                let mut a: Layout = "((3,5),7):((1,3),15)".parse().unwrap();
+                let ra = fast(&l, &mut a);
+                let mut b = a.clone();
+                let rb = exact(&l, &mut b);
+                (name, show(ra, &a), show(rb, &b))
+            })
+            .collect()
+    }
+
+    fn assert_same(modes: &[Mode]) {
+        for (name, fast, exact) in both(modes) {
+            assert_eq!(fast, exact, "{name} of the leaves {modes:?}");
+        }
+    }
+
+    /// Every flat layout of up to 4 leaves with extents 1..=3 and strides in
+    /// {-2, -1, 0, 1, 2, 3, 4, 6, 9}: the one-pass paths give CuTe's results and errors.
+    #[test]
+    fn fast_paths_match_exact_small() {
+        const S: [i64; 3] = [1, 2, 3];
+        const D: [i64; 9] = [-2, -1, 0, 1, 2, 3, 4, 6, 9];
+        let modes: Vec<Mode> = S
+            .iter()
+            .flat_map(|&s| D.iter().map(move |&d| Mode::new(s, d)))
+            .collect();
+        let mut cur = Vec::new();
+        let mut checked = 0usize;
+        fn walk(modes: &[Mode], cur: &mut Vec<Mode>, depth: usize, checked: &mut usize) {
+            assert_same(cur);
+            *checked += 1;
+            if depth == 0 {
+                return;
+            }
+            for &m in modes {
+                cur.push(m);
+                walk(modes, cur, depth - 1, checked);
+                cur.pop();
+            }
+        }
+        walk(&modes, &mut cur, 4, &mut checked);
+        assert_eq!(checked, 1 + 27 + 27 * 27 + 27 * 27 * 27 + 27 * 27 * 27 * 27);
+    }
+
+    /// Extents and strides near the overflow bound, zero and negative extents, overlapping
+    /// strides, and more leaves than the fast paths take: they decline, and the results and
+    /// errors are CuTe's steps' own.
+    #[test]
+    fn fast_paths_decline_exactly() {
+        let big = 1i64 << 62;
+        for modes in [
+            vec![Mode::new(2, big)],
+            vec![Mode::new(2, 1), Mode::new(2, big)],
+            vec![Mode::new(big, 1), Mode::new(4, big)],
+            vec![Mode::new(big, 1), Mode::new(2, big)],
+            vec![Mode::new(1 << 40, 1), Mode::new(1 << 30, 1 << 40)],
+            vec![Mode::new(2, 1), Mode::new(0, 2)],
+            vec![Mode::new(-2, 1)],
+            vec![Mode::new(4, 1), Mode::new(4, 2)],
+            vec![Mode::new(4, 2), Mode::new(3, 1)],
+            vec![Mode::new(2, 1); 7],
+            vec![Mode::new(2, 1); 8],
+            vec![Mode::new(2, 1); 9],
+            vec![Mode::new(2, 1); 20],
+        ] {
+            assert_same(&modes);
+        }
+    }
+
+    fn arb_mode() -> impl Strategy<Value = Mode> {
+        let shape = prop_oneof![1i64..=8, Just(1i64 << 31), Just(1i64 << 62), Just(i64::MAX)];
+        let stride = prop_oneof![
+            -8i64..=64,
+            (0u32..63).prop_map(|e| 1i64 << e),
+            Just(i64::MIN),
+            Just(i64::MAX),
+        ];
+        (shape, stride).prop_map(|(s, d)| Mode::new(s, d))
+    }
+
+    proptest! {
+        /// Random flat layouts of up to 10 leaves (past the fast paths' limits), with huge
+        /// values.
+        #[test]
+        fn fast_paths_match_exact(modes in prop::collection::vec(arb_mode(), 0..=10)) {
+            for (name, fast, exact) in both(&modes) {
+                prop_assert_eq!(fast, exact, "{}", name);
+            }
+        }
+
+        /// Compact-ish random layouts (strides products of the extents), where the left inverse
+        /// is defined more often.
+        #[test]
+        fn fast_paths_match_exact_packed(
+            shapes in prop::collection::vec(1i64..=6, 1..=7),
+            perm in prop::collection::vec(0usize..7, 7),
+            gap in 1i64..=3,
+        ) {
+            // Strides: the column-major products of `shapes` (times `gap` past the first),
+            // permuted.
+            let mut strides = Vec::new();
+            let mut acc = 1i64;
+            for (i, &s) in shapes.iter().enumerate() {
+                strides.push(acc);
+                acc *= s * if i == 0 { gap } else { 1 };
+            }
+            for (i, &p) in perm.iter().enumerate().take(shapes.len()) {
+                strides.swap(i, p % shapes.len());
+            }
+            let modes: Vec<Mode> =
+                shapes.iter().zip(&strides).map(|(&s, &d)| Mode::new(s, d)).collect();
+            for (name, fast, exact) in both(&modes) {
+                prop_assert_eq!(fast, exact, "{}", name);
+            }
+        }
+    }
 }

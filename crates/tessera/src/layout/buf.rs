@@ -66,6 +66,13 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
         }
     }
 
+    /// The elements when they are inline (at most `N`), else `None`: one test where a caller
+    /// has a fast path for short buffers.
+    #[inline(always)]
+    pub(crate) fn inline_slice(&self) -> Option<&[T]> {
+        self.inline.get(..self.len)
+    }
+
     /// The elements, mutably.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
@@ -190,6 +197,45 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
     pub(crate) fn set_inline_len(&mut self, n: usize) {
         debug_assert!(n <= N && self.heap.is_empty());
         self.len = n.min(N);
+    }
+
+    /// Empties a spilled buffer onto its inline array (keeping heap capacity): afterwards the
+    /// buffer is inline, with its length unchanged when it was already inline.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unspill(&mut self) {
+        if self.len > N {
+            self.heap.clear();
+            self.len = 0;
+        }
+    }
+
+    /// The inline array of an inline buffer, for writing in place without touching the length
+    /// (follow with [`Buf::set_len_inline`]). Pre: the buffer is inline (not [`Buf::spilled`]).
+    #[inline(always)]
+    pub(crate) fn inline_raw(&mut self) -> &mut [T; N] {
+        debug_assert!(self.len <= N);
+        &mut self.inline
+    }
+
+    /// Declares the first `n` inline elements the contents. Pre: `n <= N` and the buffer is
+    /// inline (then the invariant holds; no clamp is needed).
+    #[inline(always)]
+    pub(crate) fn set_len_inline(&mut self, n: usize) {
+        debug_assert!(n <= N && self.heap.is_empty());
+        self.len = n;
+    }
+
+    /// The inline array and the length of an inline buffer (`None` when spilled), for a writer
+    /// that keeps the length in a register and stores it back once ([`super::tree::Cursor`]).
+    /// Whoever stores a length must keep it `<= N`.
+    #[inline(always)]
+    pub(crate) fn inline_parts(&mut self) -> Option<(&mut [T; N], &mut usize)> {
+        if self.len <= N {
+            Some((&mut self.inline, &mut self.len))
+        } else {
+            None
+        }
     }
 
     /// `true` when the elements live on the heap.

@@ -52,6 +52,122 @@ pub struct Tree<T: Copy + Default> {
     vals: Buf<T, INLINE>,
 }
 
+/// A sink for a tree written in pre-order, token by token: a [`Tree`], or a [`Cursor`] over its
+/// inline arrays. `lens` is a mark (numbers of tokens and leaves); `finish_group` completes a
+/// group opened by `push_tuple(0)` at the mark `header` and followed by `count` leaves.
+pub(crate) trait TreeSink<T> {
+    /// Appends the token of a tuple of `rank` children.
+    fn push_tuple(&mut self, rank: usize);
+    /// Appends a leaf.
+    fn push_leaf(&mut self, v: T);
+    /// The numbers of tokens and leaves written.
+    fn lens(&self) -> (usize, usize);
+    /// See [`Tree::finish_group`].
+    fn finish_group(&mut self, header: (usize, usize), count: usize);
+}
+
+impl<T: Copy + Default> TreeSink<T> for Tree<T> {
+    #[inline(always)]
+    fn push_tuple(&mut self, rank: usize) {
+        Tree::push_tuple(self, rank)
+    }
+    #[inline(always)]
+    fn push_leaf(&mut self, v: T) {
+        Tree::push_leaf(self, v)
+    }
+    #[inline(always)]
+    fn lens(&self) -> (usize, usize) {
+        Tree::lens(self)
+    }
+    #[inline(always)]
+    fn finish_group(&mut self, header: (usize, usize), count: usize) {
+        Tree::finish_group(self, header, count)
+    }
+}
+
+/// Appends to a [`Tree`] whose storage is inline, writing its inline arrays directly with the
+/// lengths kept in locals (no length reloads, no spill checks): stored back by
+/// [`Cursor::commit`]; dropped without it, the tree is unchanged. A push that does not fit
+/// the inline arrays is dropped and sets [`Cursor::full`] (the caller then writes the tree
+/// with the [`Tree`] itself).
+pub(crate) struct Cursor<'a, T> {
+    toks: &'a mut [Tok; INLINE_TOKENS],
+    vals: &'a mut [T; INLINE],
+    tok_len: &'a mut usize,
+    val_len: &'a mut usize,
+    nt: usize,
+    nv: usize,
+    full: bool,
+}
+
+impl<'a, T: Copy> Cursor<'a, T> {
+    /// `true` when a push did not fit (the written tree is then incomplete).
+    #[inline(always)]
+    pub(crate) fn full(&self) -> bool {
+        self.full
+    }
+
+    /// Stores the lengths back: the tree now holds what was written. Pre: not [`Cursor::full`].
+    #[inline(always)]
+    pub(crate) fn commit(self) {
+        debug_assert!(!self.full);
+        *self.tok_len = self.nt;
+        *self.val_len = self.nv;
+    }
+}
+
+impl<T: Copy> TreeSink<T> for Cursor<'_, T> {
+    #[inline(always)]
+    fn push_tuple(&mut self, rank: usize) {
+        match self.toks.get_mut(self.nt) {
+            Some(t) => {
+                *t = 1 + rank as Tok;
+                self.nt += 1;
+            }
+            None => self.full = true,
+        }
+    }
+    #[inline(always)]
+    fn push_leaf(&mut self, v: T) {
+        match (self.toks.get_mut(self.nt), self.vals.get_mut(self.nv)) {
+            (Some(t), Some(x)) => {
+                *t = LEAF;
+                *x = v;
+                self.nt += 1;
+                self.nv += 1;
+            }
+            _ => self.full = true,
+        }
+    }
+    #[inline(always)]
+    fn lens(&self) -> (usize, usize) {
+        (self.nt, self.nv)
+    }
+    #[inline(always)]
+    fn finish_group(&mut self, header: (usize, usize), count: usize) {
+        if count == 1 {
+            self.nt = header.0;
+            self.push_leaf_token();
+        } else if let Some(t) = self.toks.get_mut(header.0) {
+            *t = 1 + count as Tok;
+        }
+    }
+}
+
+impl<T: Copy> Cursor<'_, T> {
+    /// Appends a leaf token only (its value is already written).
+    #[inline(always)]
+    fn push_leaf_token(&mut self) {
+        match self.toks.get_mut(self.nt) {
+            Some(t) => {
+                *t = LEAF;
+                self.nt += 1;
+            }
+            None => self.full = true,
+        }
+    }
+}
+
 /// A borrowed subtree of a [`Tree`].
 #[derive(Clone, Copy, Debug)]
 pub struct TreeRef<'a, T> {
@@ -223,6 +339,64 @@ impl<T: Copy + Default> Tree<T> {
     #[inline]
     pub(crate) fn vals_mut(&mut self) -> &mut Buf<T, INLINE> {
         &mut self.vals
+    }
+
+    /// A [`Cursor`] appending to this tree, when both its arrays are inline (else `None`).
+    #[inline(always)]
+    pub(crate) fn cursor(&mut self) -> Option<Cursor<'_, T>> {
+        let (toks, tok_len) = self.toks.inline_parts()?;
+        let (vals, val_len) = self.vals.inline_parts()?;
+        let (nt, nv) = (*tok_len, *val_len);
+        Some(Cursor {
+            toks,
+            vals,
+            tok_len,
+            val_len,
+            nt,
+            nv,
+            full: false,
+        })
+    }
+
+    /// The leaves when there are at most [`INLINE`] of them (stored inline), else `None`.
+    #[inline(always)]
+    pub(crate) fn inline_leaves(&self) -> Option<&[T]> {
+        self.vals.inline_slice()
+    }
+
+    /// Writes a flat tree of at most [`INLINE`] leaves in place: `build` fills the inline leaf
+    /// array and returns the number `n` of leaves it wrote; the profile becomes the flat tuple of
+    /// `n` leaves (with `unwrap` and `n == 1`, the leaf itself), with fixed-size stores and no
+    /// length checks. On an error from `build` the tree's leaves are unspecified (the caller
+    /// resets it, as [`crate::algebra`]'s `guarded` does).
+    ///
+    /// Pre: `build` returns `1 <= n <= INLINE` (checked in debug builds).
+    #[inline(always)]
+    pub(crate) fn write_flat_inline<E>(
+        &mut self,
+        unwrap: bool,
+        build: impl FnOnce(&mut [T; INLINE]) -> Result<usize, E>,
+    ) -> Result<(), E> {
+        if self.vals.spilled() | self.toks.spilled() {
+            self.vals.unspill();
+            self.toks.unspill();
+        }
+        let n = build(self.vals.inline_raw())?;
+        // `n <= INLINE` holds: `build` wrote its `n` leaves into an array of `INLINE` (with
+        // bounds checks), so no clamp is needed.
+        debug_assert!((1..=INLINE).contains(&n));
+        self.vals.set_len_inline(n);
+        let t = self.toks.inline_raw();
+        if unwrap && n == 1 {
+            t[0] = LEAF;
+            self.toks.set_len_inline(1);
+        } else {
+            t[0] = 1 + n as Tok;
+            let (_, rest) = t.split_at_mut(1);
+            rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
+            self.toks.set_len_inline(n + 1);
+        }
+        Ok(())
     }
 
     /// Makes the profile a flat tuple of the current leaves; with `unwrap`, a single leaf is the
