@@ -295,7 +295,7 @@ fn reach_stride(m: Mode) -> (i64, i64) {
 /// `arr`: the number of modes written and the last reach, or `None` where the general path must
 /// answer (a reach that does not divide the next stride, an overflowed reach).
 #[inline(always)]
-fn pass_few(e: &[(i64, i64)], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
+fn pass_few<const N: usize>(e: &[(i64, i64)], arr: &mut [Mode; N]) -> Option<(usize, i64)> {
     let (mut last, mut k) = (1i64, 0usize);
     for &(r, d) in e {
         if r == i64::MAX {
@@ -306,7 +306,7 @@ fn pass_few(e: &[(i64, i64)], arr: &mut [Mode; 16]) -> Option<(usize, i64)> {
             if rem != 0 {
                 return None;
             }
-            arr[k & 15] = Mode::new(q, last);
+            arr[k & (N - 1)] = Mode::new(q, last);
             k += 1;
         }
         last = r;
