@@ -301,17 +301,32 @@ fn pass_few<const N: usize>(e: &[(i64, i64)], arr: &mut [Mode; N]) -> Option<(us
         if r == i64::MAX {
             return None;
         }
-        if d != last {
-            let (q, rem) = arith::div_rem_pos(d, last);
-            if rem != 0 {
-                return None;
-            }
-            arr[k & (N - 1)] = Mode::new(q, last);
-            k += 1;
-        }
-        last = r;
+        pass_step(arr, &mut k, &mut last, r, d)?;
     }
     Some((k, last))
+}
+
+/// One step of the pass: the mode of stride `d` and reach `r` after the reach `last` adds
+/// `(d / last) : last` (unless `d == last`: a unit, dropped) and moves `last` to `r`; `None` when
+/// `last` does not divide `d` (not tractable). Pre: `*k < N` where a mode is added.
+#[inline(always)]
+fn pass_step<const N: usize>(
+    arr: &mut [Mode; N],
+    k: &mut usize,
+    last: &mut i64,
+    r: i64,
+    d: i64,
+) -> Option<()> {
+    if d != *last {
+        let (q, rem) = arith::div_rem_pos(d, *last);
+        if rem != 0 {
+            return None;
+        }
+        arr[*k & (N - 1)] = Mode::new(q, *last);
+        *k += 1;
+    }
+    *last = r;
+    Some(())
 }
 
 /// The kept leaves of `leaves` sorted by stride into `arr` (insertion, as they are read: the
@@ -367,15 +382,7 @@ fn pass_sorted<const N: usize>(leaves: &[Mode], arr: &mut [Mode; N]) -> Option<(
             shape: r,
             stride: d,
         } = arr[i & (N - 1)];
-        if d != last {
-            let (q, rem) = arith::div_rem_pos(d, last);
-            if rem != 0 {
-                return None;
-            }
-            arr[k & (N - 1)] = Mode::new(q, last);
-            k += 1;
-        }
-        last = r;
+        pass_step(arr, &mut k, &mut last, r, d)?;
     }
     Some((k, last))
 }

@@ -61,20 +61,34 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 /// ```
 pub fn right_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
     let leaves = l.tree().leaf_slice();
-    if leaves.len() <= HALF {
-        // The coalesced modes go in the upper half of `out`'s inline array, the result in the
-        // lower half (at most one result mode per coalesced mode).
-        let vals = out.t.vals_mut();
-        let arr = vals.inline_array_mut();
-        let (lo, hi) = arr.split_at_mut(HALF);
-        let mut pp = [0i64; HALF];
-        if let Some(n) = right_inverse_fast(leaves, hi, &mut pp, lo) {
-            vals.set_inline_len(n);
-            out.t.set_flat_profile(true);
-            return Ok(());
-        }
+    // At most one result mode per coalesced mode.
+    if leaves.len() <= HALF && in_halves(leaves, out, right_inverse_fast) {
+        return Ok(());
     }
     right_inverse_exact(l, out)
+}
+
+/// Runs an inverse's fast path on `out`'s inline array split in halves: the coalesced modes in
+/// the upper half, the result written into the lower one; `true` (with `out` the flat result)
+/// when it answered. Pre: `leaves.len() <= HALF`.
+#[inline(always)]
+fn in_halves(
+    leaves: &[Mode],
+    out: &mut Layout,
+    fast: impl FnOnce(&[Mode], &mut [Mode], &mut [i64], &mut [Mode]) -> Option<usize>,
+) -> bool {
+    let vals = out.t.vals_mut();
+    let arr = vals.inline_array_mut();
+    let (lo, hi) = arr.split_at_mut(HALF);
+    let mut pp = [0i64; HALF];
+    match fast(leaves, hi, &mut pp, lo) {
+        Some(n) => {
+            vals.set_inline_len(n);
+            out.t.set_flat_profile(true);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Where the fast paths split the output's inline array (16 modes): the coalesced modes above,
@@ -263,18 +277,9 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
 /// ```
 pub fn left_inverse_into(l: &Layout, out: &mut Layout) -> Result<()> {
     let leaves = l.tree().leaf_slice();
-    if leaves.len() < HALF {
-        // As in `right_inverse_into`: the coalesced modes in the upper half of `out`'s inline
-        // array, the result (at most one mode more than them, so at most `HALF`) in the lower.
-        let vals = out.t.vals_mut();
-        let arr = vals.inline_array_mut();
-        let (lo, hi) = arr.split_at_mut(HALF);
-        let mut pp = [0i64; HALF];
-        if let Some(n) = left_inverse_fast(leaves, hi, &mut pp, lo) {
-            vals.set_inline_len(n);
-            out.t.set_flat_profile(true);
-            return Ok(());
-        }
+    // The result has at most one mode more than the coalesced modes, so at most `HALF`.
+    if leaves.len() < HALF && in_halves(leaves, out, left_inverse_fast) {
+        return Ok(());
     }
     left_inverse_exact(l, out)
 }

@@ -45,6 +45,22 @@ fn extent(toks: &[Tok]) -> (usize, usize) {
     (i, leaves)
 }
 
+/// Writes the profile of a flat tuple of `n <= INLINE` leaves into `t` with fixed-size stores (no
+/// fill loop, no length checks); with `unwrap` and `n == 1`, the leaf itself. Returns the number
+/// of tokens.
+#[inline(always)]
+fn flat_tokens(t: &mut [Tok; INLINE_TOKENS], n: usize, unwrap: bool) -> usize {
+    if unwrap && n == 1 {
+        t[0] = LEAF;
+        1
+    } else {
+        t[0] = 1 + n as Tok;
+        let (_, rest) = t.split_at_mut(1);
+        rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
+        n + 1
+    }
+}
+
 /// An owned hierarchical tuple whose leaves are `T`.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tree<T: Copy + Default> {
@@ -386,16 +402,8 @@ impl<T: Copy + Default> Tree<T> {
         // bounds checks), so no clamp is needed.
         debug_assert!((1..=INLINE).contains(&n));
         self.vals.set_len_inline(n);
-        let t = self.toks.inline_raw();
-        if unwrap && n == 1 {
-            t[0] = LEAF;
-            self.toks.set_len_inline(1);
-        } else {
-            t[0] = 1 + n as Tok;
-            let (_, rest) = t.split_at_mut(1);
-            rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
-            self.toks.set_len_inline(n + 1);
-        }
+        let used = flat_tokens(self.toks.inline_raw(), n, unwrap);
+        self.toks.set_len_inline(used);
         Ok(())
     }
 
@@ -405,17 +413,8 @@ impl<T: Copy + Default> Tree<T> {
     pub(crate) fn set_flat_profile(&mut self, unwrap: bool) {
         let n = self.vals.len();
         if n <= INLINE {
-            // Fixed-size stores into the inline token array (no fill loop, no length checks).
-            let t = self.toks.inline_array_mut();
-            if unwrap && n == 1 {
-                t[0] = LEAF;
-                self.toks.set_inline_len(1);
-            } else {
-                t[0] = 1 + n as Tok;
-                let (_, rest) = t.split_at_mut(1);
-                rest[..INLINE].copy_from_slice(&[LEAF; INLINE]);
-                self.toks.set_inline_len(n + 1);
-            }
+            let used = flat_tokens(self.toks.inline_array_mut(), n, unwrap);
+            self.toks.set_inline_len(used);
             return;
         }
         self.toks.clear();
