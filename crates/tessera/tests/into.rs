@@ -129,3 +129,20 @@ fn into_variants_handle_layouts_past_the_inline_capacity() {
     algebra::right_inverse_into(&a, &mut out).unwrap();
     assert_eq!(out.to_string(), "1048576:1");
 }
+
+#[test]
+fn complement_into_resets_the_output_on_an_invalid_cotarget() {
+    // The documented contract of every `_into`: on error `out` is `1:0`, also when the error
+    // is the cotarget's (a leaf below 1), which is checked before any work.
+    let a = layout("(2,2):(1,6)");
+    let mut out = Layout::default();
+    algebra::complement_into(&a, &"24".parse::<IntTuple>().unwrap(), &mut out).unwrap();
+    assert_eq!(out.to_string(), "(3,2):(2,12)");
+    for bad in ["0", "(4,0)", "-3"] {
+        let ct: IntTuple = bad.parse().unwrap();
+        let r = algebra::complement_into(&a, &ct, &mut out);
+        assert!(r.is_err(), "cotarget {bad}");
+        assert_eq!(out.to_string(), "1:0", "cotarget {bad}");
+        out = algebra::complement(&a, &"24".parse::<IntTuple>().unwrap()).unwrap();
+    }
+}

@@ -69,8 +69,8 @@ pub fn complement_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Res
 /// [`complement_into`] without the fast path.
 #[inline(never)]
 fn complement_into_general(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
-    crate::layout::check_shape(cotarget)?;
     guarded(out, |out| {
+        crate::layout::check_shape(cotarget)?;
         complement_modes_general(a, cotarget.as_ref().leaf_slice(), out.t.vals_mut())?;
         out.t.set_flat_profile(true);
         Ok(())
