@@ -119,6 +119,27 @@ pub(crate) fn complement_modes_into<const N: usize>(
     complement_modes_general_n(a, cotarget, out)
 }
 
+/// Binds `$c: &[Mode]` to the flat modes of `complement($a, $cotarget)` (the `?` operator
+/// returns its error), held in stack scratch sized to A: 8 modes when A has fewer than 8 leaves
+/// (a zeroed 256-byte `Modes` costs a `memset` call), 16 otherwise. A macro rather than a
+/// function taking a closure, so that the caller's code after it is not compiled twice.
+macro_rules! complement_scratch {
+    ($c:ident, $a:expr, $cotarget:expr) => {
+        let mut small: $crate::layout::buf::Buf<$crate::layout::Mode, 8>;
+        let mut big: $crate::algebra::coalesce::Modes;
+        let $c: &[$crate::layout::Mode] = if $a.tree().leaf_count() < 8 {
+            small = $crate::layout::buf::Buf::new();
+            $crate::algebra::complement::complement_modes_into($a, $cotarget, &mut small)?;
+            &small
+        } else {
+            big = $crate::algebra::coalesce::Modes::new();
+            $crate::algebra::complement::complement_modes_into($a, $cotarget, &mut big)?;
+            &big
+        };
+    };
+}
+pub(crate) use complement_scratch;
+
 /// [`complement_modes_general`] into a buffer of any capacity (through a [`Modes`]).
 #[cold]
 #[inline(never)]

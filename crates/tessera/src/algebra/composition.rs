@@ -135,21 +135,9 @@ pub(crate) fn certified_pair(
     }
     // Straight into the tree: a cursor (as `certified_candidate` uses) measured slower here,
     // where the walk runs twice and its registers are all taken.
-    pair_walk(ax, b, c, out)
-}
-
-/// The tokens of up to `CERT_DIGITS` leaves.
-static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
-
-/// The walk of [`certified_pair`] into `out`. Pre: `ax.len(), c.len() <= CERT_DIGITS`.
-#[inline(always)]
-fn pair_walk<O: TreeSink<Mode>>(
-    ax: &[Mode],
-    b: TreeRef<'_, Mode>,
-    c: &[Mode],
-    out: &mut O,
-) -> Result<bool> {
     zeroed_load!(load, ax.len());
+    /// The tokens of `c.len()` leaves.
+    static LEAVES: [Tok; CERT_DIGITS] = [LEAF; CERT_DIGITS];
     out.push_tuple(2);
     if !certify_tree(ax, b.toks(), b.leaf_slice(), load, out)? {
         return Ok(false);
@@ -157,7 +145,7 @@ fn pair_walk<O: TreeSink<Mode>>(
     if c.len() != 1 {
         out.push_tuple(c.len());
     }
-    certify_tree(ax, &LEAVES[..c.len().min(CERT_DIGITS)], c, load, out)
+    certify_tree(ax, &LEAVES[..c.len()], c, load, out)
 }
 
 /// The exact decision of `A ∘ B` when the one-pass certificate did not apply: `out` is truncated
@@ -215,7 +203,8 @@ fn certified_candidate(ax: &[Mode], b: TreeRef<'_, Mode>, out: &mut Tree<Mode>) 
     if ax.len() > CERT_DIGITS {
         return Ok(false);
     }
-    // As in `certified_pair`: through a cursor, through the tree where it does not fit.
+    // Through a cursor on `out`'s inline arrays; through the tree itself where the candidate
+    // does not fit them (the certificate's answer does not depend on where the candidate goes).
     if let Some(mut cur) = out.cursor() {
         zeroed_load!(load, ax.len());
         let ok = certify_tree(ax, b.toks(), b.leaf_slice(), load, &mut cur)?;

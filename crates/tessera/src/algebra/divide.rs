@@ -2,8 +2,8 @@
 
 use crate::layout::buf::Buf;
 
-use super::coalesce::{guarded, with_coalesced, with_coalesced_x, Modes};
-use super::complement::complement_modes_into;
+use super::coalesce::{guarded, with_coalesced, with_coalesced_x};
+use super::complement::complement_scratch;
 use super::composition::{certified_pair, compose_decide};
 use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
 use crate::error::Result;
@@ -77,18 +77,7 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> 
             }
             &big
         };
-        // The complement of B in scratch sized to B (8 modes are cheaper to create than 16).
-        let mut small_c: Buf<Mode, 8>;
-        let mut big_c: Modes;
-        let c: &[Mode] = if b.tree().leaf_count() < 8 {
-            small_c = Buf::new();
-            complement_modes_into(b, target, &mut small_c)?;
-            &small_c
-        } else {
-            big_c = Modes::new();
-            complement_modes_into(b, target, &mut big_c)?;
-            &big_c
-        };
+        complement_scratch!(c, b, target);
         let mark = out.lens();
         let last_is_unit = a.tree().leaf_slice().last().is_none_or(|m| m.shape == 1);
         let certified = if last_is_unit {

@@ -1,12 +1,11 @@
 //! Products: `logical_product` and its arrangements, the rank-sensitive blocked and raked
 //! products, and `tile_to_shape`.
 
-use super::coalesce::{guarded, Modes};
-use super::complement::{complement, complement_modes_into};
+use super::coalesce::guarded;
+use super::complement::{complement, complement_scratch};
 use super::composition::{compose_coalesced_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
-use crate::layout::buf::Buf;
 use crate::layout::{IntTuple, Layout, Mode, Tree};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
@@ -54,18 +53,7 @@ fn product_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()>
     let m = arith::mul(a.size()?, b.cosize()?)?;
     // The complement's flat modes stay in stack scratch; the composition reads them directly
     // (they are coalesced: every branch of `complement` ends in coalesced form).
-    // The complement in scratch sized to A (8 modes are cheaper to create than 16).
-    let mut small: Buf<Mode, 8>;
-    let mut big: Modes;
-    let rest: &[Mode] = if a.tree().leaf_count() < 8 {
-        small = Buf::new();
-        complement_modes_into(a, &[m], &mut small)?;
-        &small
-    } else {
-        big = Modes::new();
-        complement_modes_into(a, &[m], &mut big)?;
-        &big
-    };
+    complement_scratch!(rest, a, &[m]);
     out.push_tuple(2);
     out.push_tree(a.tree());
     compose_coalesced_append(rest, b, out)

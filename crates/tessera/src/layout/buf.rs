@@ -195,33 +195,8 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
     /// contents. Pre: `n <= N` and the buffer is inline.
     #[inline]
     pub(crate) fn set_inline_len(&mut self, n: usize) {
-        debug_assert!(n <= N && self.heap.is_empty());
-        self.len = n.min(N);
-    }
-
-    /// Empties a spilled buffer onto its inline array (keeping heap capacity): afterwards the
-    /// buffer is inline, with its length unchanged when it was already inline.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn unspill(&mut self) {
-        if self.len > N {
-            self.heap.clear();
-            self.len = 0;
-        }
-    }
-
-    /// The inline array of an inline buffer, for writing in place without touching the length
-    /// (follow with [`Buf::set_len_inline`]). Pre: the buffer is inline (not [`Buf::spilled`]).
-    #[inline(always)]
-    pub(crate) fn inline_raw(&mut self) -> &mut [T; N] {
-        debug_assert!(self.len <= N);
-        &mut self.inline
-    }
-
-    /// Declares the first `n` inline elements the contents. Pre: `n <= N` and the buffer is
-    /// inline (then the invariant holds; no clamp is needed).
-    #[inline(always)]
-    pub(crate) fn set_len_inline(&mut self, n: usize) {
+        // Every caller writes its `n` elements into the `N`-element array, so `n <= N` holds
+        // by construction (no clamp on this hot path).
         debug_assert!(n <= N && self.heap.is_empty());
         self.len = n;
     }

@@ -393,17 +393,13 @@ impl<T: Copy + Default> Tree<T> {
         unwrap: bool,
         build: impl FnOnce(&mut [T; INLINE]) -> Result<usize, E>,
     ) -> Result<(), E> {
-        if self.vals.spilled() | self.toks.spilled() {
-            self.vals.unspill();
-            self.toks.unspill();
-        }
-        let n = build(self.vals.inline_raw())?;
+        let n = build(self.vals.inline_array_mut())?;
         // `n <= INLINE` holds: `build` wrote its `n` leaves into an array of `INLINE` (with
         // bounds checks), so no clamp is needed.
         debug_assert!((1..=INLINE).contains(&n));
-        self.vals.set_len_inline(n);
-        let used = flat_tokens(self.toks.inline_raw(), n, unwrap);
-        self.toks.set_len_inline(used);
+        self.vals.set_inline_len(n);
+        let used = flat_tokens(self.toks.inline_array_mut(), n, unwrap);
+        self.toks.set_inline_len(used);
         Ok(())
     }
 
