@@ -88,6 +88,16 @@ fn divides_proof_only_from_a_check() {
     );
 }
 
+/// seed III's `goodTile`: the valid static tiling compiles (its obligation is evaluated in the
+/// `const` item) and equals the runtime complement. The invalid ones are `tests/ui/*.rs`.
+#[test]
+fn seed_good_tile_compiles_and_matches_the_runtime_complement() {
+    use tessera::obligation::static_check::Complement1;
+    const TILE: Complement1<128, 16, 4096> = Complement1::new();
+    assert_eq!(TILE.tiled().to_string(), "(128,16,2):(16,1,2048)");
+    assert_eq!(TILE.complement(), complement1(128, 16, 4096).unwrap());
+}
+
 #[test]
 fn composition_names_the_mode_and_suggests_tilers_that_compose() {
     let e = err("composition((4,6,8):(2,3,5),(2,6):(1,3))");
