@@ -337,6 +337,27 @@ fn known_good_cutlass_f16_gemm_tile() {
     assert!(warnings(&r).is_empty());
 }
 
+/// A packed 4-bit copy with an odd element count (element strides, interleave 16B): the driver's
+/// rules hold, so the descriptor exists; its byte count is rounded up and the transaction-size
+/// warning says it is not a multiple of 16 (found by `suggestions_validate`'s combined fix:
+/// `descriptor` had refused it as an overflow while `check` found nothing).
+#[test]
+fn packed_odd_nibble_copy_rounds_up_and_warns() {
+    let mut r = Request::new(DataType::U4Align8B, &[1, 1, 30], &[51, 41, 32]);
+    r.strides = vec![64, 64, 1];
+    r.element_strides = vec![3, 1, 3];
+    r.interleave = Interleave::B16;
+    r.address = Address::Exact(0x10000);
+    // ceil(32/3) * 41 * ceil(51/3) = 11 * 41 * 17 = 7,667 nibbles = 3,833.5 bytes.
+    let d = descriptor(&r).unwrap();
+    assert_eq!(d.copy_bytes, 3834);
+    assert_eq!(warnings(&r), vec!["tma_transaction_bytes"]);
+    assert!(check(&r).contains(&(Error::TransactionBytes { bytes: 3834 }, Severity::Warning)));
+    // One more row in the outermost dimension (11 * 41 * 18 = 8,118 nibbles): whole bytes.
+    r.box_dims[0] = 52;
+    assert_eq!(descriptor(&r).unwrap().copy_bytes, 4059);
+}
+
 /// The brief's example: f16 [1024, 4096] with box [64, 64] and 128B swizzle.
 #[test]
 fn known_good_f16_1024x4096() {

@@ -40,7 +40,9 @@ pub struct Descriptor {
     /// `oobFill`.
     pub oob_fill: OobFill,
     /// Bytes one copy writes to shared memory: `prod ceil(boxDim[i] / elementStrides[i])` times the
-    /// element size (dimension 0 counts `boxDim[0]` when interleave is NONE: its stride is ignored).
+    /// element size (dimension 0 counts `boxDim[0]` when interleave is NONE: its stride is ignored),
+    /// rounded up to whole bytes where a packed 4-bit count is odd (then the `TransactionBytes`
+    /// warning is raised too: such a count is never a multiple of 16 bytes).
     pub copy_bytes: u64,
     /// Shared-memory alignment of the destination used by nvFuser: 128 B without swizzle, 256 /
     /// 512 / 1024 B for the 32B / 64B / 128B swizzles (the pattern repeats every 8 rows).
@@ -394,8 +396,9 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
             push(&mut out, Error::Coordinate32 { dim: i, value: v }, W);
         }
     }
-    if let Some(bytes) = copy_bytes(r) {
-        if bytes % 16 != 0 {
+    if let Some(bits) = copy_bits(r) {
+        if bits % 128 != 0 {
+            let bytes = bits.div_ceil(8);
             push(&mut out, Error::TransactionBytes { bytes }, W);
         }
     }
@@ -426,8 +429,13 @@ pub fn driver_box_bytes(r: &Request) -> Option<u64> {
     bytes_of(r.dtype, n).or_else(|| n.checked_mul(r.dtype.mem_bits()).map(|b| b / 8))
 }
 
-/// Bytes of one copy: `prod ceil(box / elementStride)` (dimension 0 dense with interleave NONE).
-fn copy_bytes(r: &Request) -> Option<u64> {
+/// Bits one copy writes: `prod ceil(box / elementStride)` elements (dimension 0 dense with
+/// interleave NONE) times the element's bits. `None` when an entry is missing or 0 (another rule
+/// fails) or on overflow.
+///
+/// Pre: none. Post: as above; a packed 4-bit type with element strides can give a count that is
+/// not whole bytes (e.g. 7,667 elements of `16U4_ALIGN8B`: 30,668 bits).
+fn copy_bits(r: &Request) -> Option<u64> {
     let mut n: u64 = 1;
     for i in 0..r.rank() {
         let b = Request::driver(&r.box_dims, i)?;
@@ -442,7 +450,7 @@ fn copy_bytes(r: &Request) -> Option<u64> {
         }
         n = n.checked_mul(b.div_ceil(e))?;
     }
-    bytes_of(r.dtype, n)
+    n.checked_mul(r.dtype.mem_bits())
 }
 
 /// The descriptor arguments, or the first error-level finding.
@@ -479,7 +487,9 @@ pub fn descriptor(r: &Request) -> Result<Descriptor> {
         swizzle: r.swizzle,
         l2_promotion: r.l2_promotion,
         oob_fill: r.oob_fill,
-        copy_bytes: copy_bytes(r).ok_or(Error::Overflow { what: "copy bytes" })?,
+        copy_bytes: copy_bits(r)
+            .ok_or(Error::Overflow { what: "copy bytes" })?
+            .div_ceil(8),
         smem_alignment: match r.swizzle.span() {
             None => 128,
             Some(s) => s * 8,
