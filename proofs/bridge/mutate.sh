@@ -7,7 +7,8 @@
 # hands its next child, the flattening), two of nested coordinates, two
 # of the symbolic decisions, one of swizzled layouts, two of the
 # predicates' forward chaining, one of their rules and two of derive's
-# enumeration pass.  For each it rebuilds the executable and runs
+# enumeration pass, and three of backward_check (wfb, in_range's padding
+# and positivity tests).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -26,7 +27,8 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"),
+    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
+     " backward_check"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -74,6 +76,14 @@ mutants = [
     ("enumeration: a drop is checked with the candidate still in",
      "(match equivalentb pts inb valid rest with", "(match equivalentb pts inb valid s with",
      "enumeration_pass"),
+    ("backward check: the second domain's wfb not checked",
+     "        | True -> wfb l2\n        | False -> False with",
+     "        | True -> True\n        | False -> False with", "backward_check"),
+    ("backward check: in_range ignores a resize's padding signs",
+     "          (match match Z.leb Z0 l with\n                 | True -> Z.leb Z0 r\n",
+     "          (match match True with\n                 | True -> True\n", "backward_check"),
+    ("backward check: in_range without the positive extent test",
+     "match Z.ltb Z0 (extent0 e b) with", "match True with", "backward_check"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))
