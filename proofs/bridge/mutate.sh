@@ -8,17 +8,22 @@
 # of the symbolic decisions, one of swizzled layouts, two of the
 # predicates' forward chaining, one of their rules and two of derive's
 # enumeration pass, and three of backward_check (wfb, in_range's padding
-# and positivity tests).  For each it rebuilds the executable and runs
+# and positivity tests); then two mutants of Rust's backward_check itself
+# (its wfb check, in_range's padding signs; the source is edited in place and
+# restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
-# bridge/build.sh first).  About a minute once the test binary is built.
+# bridge/build.sh first).  About a minute once the test binary is built,
+# plus a rebuild per Rust mutant.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
 [ -f "$here/extracted.ml" ] || { echo "mutate.sh: run bridge/build.sh first" >&2; exit 1; }
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+equiv="$root/crates/tessera/src/domain/equiv.rs"
+cp "$equiv" "$work/equiv.rs.orig"
+trap 'cp "$work/equiv.rs.orig" "$equiv"; rm -rf "$work"' EXIT
 
 # The mutants: (name, text of the extracted code, its replacement, test filters).
 python3 - "$here/extracted.ml" "$work" <<'PY'
@@ -97,7 +102,7 @@ PY
 
 (cd "$root" && cargo test -p tessera --test bridge --no-run -q 2>/dev/null)
 status=0
-for d in $(ls "$work" | sort -n); do
+for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
   dir="$work/$d"
   name="$(cat "$dir/name")"
   cp "$here/extracted.mli" "$here/main.ml" "$dir/"
@@ -111,5 +116,33 @@ for d in $(ls "$work" | sort -n); do
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
+done
+
+# Mutants of Rust's own backward_check (crates/tessera/src/domain/equiv.rs), run against the
+# unmutated extracted code: each edits the source in place (restored on exit) and rebuilds the
+# test binary (about a minute each).
+for m in wfb padding; do
+  python3 - "$equiv" "$m" <<'PY'
+import sys
+path, which = sys.argv[1], sys.argv[2]
+s = open(path).read()
+old, new = {
+    "wfb": ("if !split_inners_loop || !wfb(l2) {", "if !split_inners_loop {"),
+    "padding": ("Term::Resize(x, l, r) => *l >= 0 && *r >= 0 && in_range(",
+                "Term::Resize(x, _, _) => in_range("),
+}[which]
+if s.count(old) != 1:
+    sys.exit(f"mutate.sh: Rust mutant `{which}`: the text occurs {s.count(old)} times")
+open(path, "w").write(s.replace(old, new))
+PY
+  if (cd "$root" && TESSERA_EXTRACTED="$work/0/tessera_extracted" \
+        cargo test -p tessera --test bridge -- --ignored --test-threads=1 backward_check \
+        >"$work/rust_$m.out" 2>&1); then
+    result=passed
+  else
+    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+  fi
+  echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
+  cp "$work/equiv.rs.orig" "$equiv"
 done
 exit $status
