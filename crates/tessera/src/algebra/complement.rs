@@ -221,19 +221,10 @@ fn complement_fast_with<const N: usize>(
     let arr = out.inline_array_mut();
     let (mut k, last) = match *leaves {
         // One leaf (a fifth of the corpus): no sort; its quotient is its stride.
-        [m] => {
-            if m.shape > 1 && m.stride > 0 {
-                let Some(r) = m.shape.checked_mul(m.stride) else {
-                    return false;
-                };
-                arr[0] = Mode::new(m.stride, 1);
-                (usize::from(m.stride != 1), r)
-            } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
-                return false;
-            } else {
-                (0, 1)
-            }
-        }
+        [m] => match pass_one(m, arr) {
+            Some(done) => done,
+            None => return false,
+        },
         // Two to four leaves, all kept (two fifths of the corpus): sorted in registers by a
         // compare-exchange network (ties are caught by the pass: the second of two equal strides
         // is below the first's reach).
@@ -247,6 +238,17 @@ fn complement_fast_with<const N: usize>(
                 None => return false,
             }
         }
+        // Two leaves, one of which `filter` drops (a unit extent or a zero stride, as in the
+        // tilers `(2,1):(1,2)` and `(1,2):(1,1)`): the pass over the other alone, which is what
+        // the general pass does with the dropped leaf skipped.
+        [m0, m1] if dropped(m0) => match pass_one(m1, arr) {
+            Some(done) => done,
+            None => return false,
+        },
+        [m0, m1] if dropped(m1) => match pass_one(m0, arr) {
+            Some(done) => done,
+            None => return false,
+        },
         [m0, m1, m2] if kept(m0) && kept(m1) && kept(m2) => {
             let mut e = [reach_stride(m0), reach_stride(m1), reach_stride(m2)];
             if e[0].1 > e[1].1 {
@@ -305,6 +307,29 @@ fn complement_fast_with<const N: usize>(
 #[inline(always)]
 fn kept(m: Mode) -> bool {
     m.shape > 1 && m.stride > 0
+}
+
+/// A leaf that `filter` drops and that raises no error: extent 1, or stride 0 (extent ≥ 1).
+#[inline(always)]
+fn dropped(m: Mode) -> bool {
+    m.shape == 1 || (m.shape > 1 && m.stride == 0)
+}
+
+/// The one pass of [`complement_in_place`] over a single leaf `m` (kept or dropped): the number
+/// of modes written to `arr` and the last reach, or `None` where the general path must answer
+/// (an extent < 1, a negative stride, an overflow).
+#[inline(always)]
+fn pass_one<const N: usize>(m: Mode, arr: &mut [Mode; N]) -> Option<(usize, i64)> {
+    if kept(m) {
+        let r = m.shape.checked_mul(m.stride)?;
+        // The first mode's previous reach is 1: its quotient is its stride.
+        arr[0] = Mode::new(m.stride, 1);
+        Some((usize::from(m.stride != 1), r))
+    } else if dropped(m) {
+        Some((0, 1))
+    } else {
+        None
+    }
 }
 
 /// `(reach, stride)` of a kept leaf; the reach saturates on overflow, where [`pass_few`] gives up.

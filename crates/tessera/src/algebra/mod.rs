@@ -104,6 +104,8 @@ fn by_mode_append(
             out.push_tuple(a.rank());
             for (i, m) in a.modes().enumerate() {
                 match ts.get(i) {
+                    // A layout part (the common case) without a level of recursion.
+                    Some(Tiler::Layout(b)) => f(m, b, out)?,
                     Some(t) => by_mode_append(m, t, op, f, out)?,
                     None => out.push_tree(m),
                 }
