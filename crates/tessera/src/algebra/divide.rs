@@ -48,7 +48,7 @@ pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// ```
 pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
-        by_mode_into(a, tiler, "logical_divide", &divide_by_layout, out)
+        by_mode_into(a, tiler, "logical_divide", divide_by_layout, out)
     })
 }
 

@@ -53,26 +53,24 @@ pub enum Tiler {
 }
 
 /// A layout-by-layout operation appending its result for one part (`f(a, b, tree)`, with `a`
-/// given by its tree) to `tree`.
-pub(crate) type PartOp = dyn Fn(TreeRef<'_, Mode>, &Layout, &mut Tree<Mode>) -> Result<()>;
+/// given by its tree) to `tree`: a function pointer, so a part is one call (a `dyn Fn` added a
+/// shim's call per part).
+pub(crate) type PartOp = fn(TreeRef<'_, Mode>, &Layout, &mut Tree<Mode>) -> Result<()>;
 
 /// Applies a layout-by-layout operation mode by mode along a tiler (CuTe's `transform_layout`
 /// for divides and products), writing into `out`: modes of `a` past a tuple tiler are kept
 /// unchanged. `f(a, b, tree)` appends its result for one part to `tree` as one subtree, so every
 /// part is written in place, and a tuple tiler's modes of `a` are passed as borrowed subtrees
 /// (nothing is copied). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
-/// A layout tiler (the common case) calls `f` directly, with no dynamic dispatch.
+/// For a layout tiler (the common case) `f` is a constant once this is inlined: a direct call.
 #[inline(always)]
-pub(crate) fn by_mode_into<F>(
+pub(crate) fn by_mode_into(
     a: &Layout,
     tiler: &Tiler,
     op: &'static str,
-    f: &F,
+    f: PartOp,
     out: &mut Layout,
-) -> Result<()>
-where
-    F: Fn(TreeRef<'_, Mode>, &Layout, &mut Tree<Mode>) -> Result<()> + 'static,
-{
+) -> Result<()> {
     out.t.clear();
     if let Tiler::Layout(b) = tiler {
         return f(a.tree(), b, &mut out.t);
@@ -85,7 +83,7 @@ fn by_mode_append(
     a: TreeRef<'_, Mode>,
     tiler: &Tiler,
     op: &'static str,
-    f: &PartOp,
+    f: PartOp,
     out: &mut Tree<Mode>,
 ) -> Result<()> {
     match tiler {

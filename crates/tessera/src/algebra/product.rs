@@ -44,7 +44,7 @@ pub fn logical_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// ```
 pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
-        by_mode_into(a, tiler, "logical_product", &product_by_layout, out)
+        by_mode_into(a, tiler, "logical_product", product_by_layout, out)
     })
 }
 
