@@ -1,9 +1,11 @@
-//! Structure-aware TMA requests: every field arbitrary (ranks 0..=7, any u64 extents); validation
-//! never panics, and a request it accepts has every checked suggestion re-validate cleanly.
+//! Structure-aware TMA requests: every field arbitrary (ranks 0..=7, any u64 extents, any
+//! interleave); validation never panics; `valid` holds exactly when a descriptor exists; and every
+//! suggestion (and the combined fix) that says it is valid has a descriptor, as `descriptor`'s and
+//! `Suggestion::valid`'s contracts promise.
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tessera::tma::{validate, Address, DataType, Swizzle};
+use tessera::tma::{descriptor, validate, Address, DataType, Interleave, Swizzle};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -13,6 +15,7 @@ struct Input {
     box_dims: Vec<u64>,
     element_strides: Vec<u64>,
     swizzle: u8,
+    interleave: u8,
     align_log2: u8,
     sm: u32,
 }
@@ -32,8 +35,17 @@ fuzz_target!(|i: Input| {
     }
     let sw = Swizzle::all();
     r.swizzle = sw[usize::from(i.swizzle) % sw.len()];
+    r.interleave = [Interleave::None, Interleave::B16, Interleave::B32][usize::from(i.interleave) % 3];
     r.address = Address::Aligned(1u64 << (i.align_log2 % 64));
     r.sm = i.sm;
     let rep = validate(&r);
-    let _ = rep.valid();
+    assert_eq!(rep.valid(), descriptor(&r).is_ok());
+    for f in rep.errors() {
+        for s in &f.suggestions {
+            assert_eq!(s.valid, descriptor(&s.request).is_ok(), "{}", s.text);
+        }
+    }
+    if let Some(c) = &rep.combined {
+        assert!(c.valid && descriptor(&c.request).is_ok(), "{}", c.text);
+    }
 });
