@@ -5,7 +5,7 @@ use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, 
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::buf::Buf;
 use crate::layout::Value;
-use crate::layout::{IntTuple, Layout, Mode};
+use crate::layout::{IntTuple, Layout, Mode, TreeRef};
 
 /// `complement(A, cotarget)`: CuTe C++'s complement, the ordered layout R disjoint from A (except
 /// at 0) with `cosize((A, R)) ≥ size(cotarget)`; a tiling when A is tractable.
@@ -106,28 +106,29 @@ fn complement_filtered(a: &Layout, f: &[Mode], cotarget: &[i64]) -> Result<Layou
 
 /// The flat modes of `complement(A, cotarget)` (cotarget by its leaves), into `out`.
 /// `out` may be a [`Modes`] or a smaller buffer (`N` a power of two, 2 ≤ N ≤ 16: a scratch that
-/// is cheaper to create where A has fewer than `N` leaves).
+/// is cheaper to create where A has fewer than `N` leaves). A is given by its tree, so that a
+/// mode of a larger layout needs no copy.
 #[inline(always)]
 pub(crate) fn complement_modes_into<const N: usize>(
-    a: &Layout,
+    a: TreeRef<'_, Mode>,
     cotarget: &[i64],
     out: &mut Buf<Mode, N>,
 ) -> Result<()> {
-    if complement_fast(a.tree().leaf_slice(), cotarget, out) {
+    if complement_fast(a.leaf_slice(), cotarget, out) {
         return Ok(());
     }
     complement_modes_general_n(a, cotarget, out)
 }
 
-/// Binds `$c: &[Mode]` to the flat modes of `complement($a, $cotarget)` (the `?` operator
-/// returns its error), held in stack scratch sized to A: 8 modes when A has fewer than 8 leaves
+/// Binds `$c: &[Mode]` to the flat modes of `complement($a, $cotarget)` (`$a` a
+/// `TreeRef<Mode>`; the `?` operator returns its error), held in stack scratch sized to A: 8 modes when A has fewer than 8 leaves
 /// (a zeroed 256-byte `Modes` costs a `memset` call), 16 otherwise. A macro rather than a
 /// function taking a closure, so that the caller's code after it is not compiled twice.
 macro_rules! complement_scratch {
     ($c:ident, $a:expr, $cotarget:expr) => {
         let mut small: $crate::layout::buf::Buf<$crate::layout::Mode, 8>;
         let mut big: $crate::algebra::coalesce::Modes;
-        let $c: &[$crate::layout::Mode] = if $a.tree().leaf_count() < 8 {
+        let $c: &[$crate::layout::Mode] = if $a.leaf_count() < 8 {
             small = $crate::layout::buf::Buf::new();
             $crate::algebra::complement::complement_modes_into($a, $cotarget, &mut small)?;
             &small
@@ -144,12 +145,12 @@ pub(crate) use complement_scratch;
 #[cold]
 #[inline(never)]
 fn complement_modes_general_n<const N: usize>(
-    a: &Layout,
+    a: TreeRef<'_, Mode>,
     cotarget: &[i64],
     out: &mut Buf<Mode, N>,
 ) -> Result<()> {
     let mut m = Modes::new();
-    complement_modes_general(a, cotarget, &mut m)?;
+    complement_modes_general(&Layout::from_tree(a.to_owned()), cotarget, &mut m)?;
     out.clear();
     out.extend_from_slice(&m);
     Ok(())
@@ -220,19 +221,10 @@ fn complement_fast_with<const N: usize>(
     let arr = out.inline_array_mut();
     let (mut k, last) = match *leaves {
         // One leaf (a fifth of the corpus): no sort; its quotient is its stride.
-        [m] => {
-            if m.shape > 1 && m.stride > 0 {
-                let Some(r) = m.shape.checked_mul(m.stride) else {
-                    return false;
-                };
-                arr[0] = Mode::new(m.stride, 1);
-                (usize::from(m.stride != 1), r)
-            } else if m.shape < 1 || (m.shape > 1 && m.stride < 0) {
-                return false;
-            } else {
-                (0, 1)
-            }
-        }
+        [m] => match pass_one(m, arr) {
+            Some(done) => done,
+            None => return false,
+        },
         // Two to four leaves, all kept (two fifths of the corpus): sorted in registers by a
         // compare-exchange network (ties are caught by the pass: the second of two equal strides
         // is below the first's reach).
@@ -246,6 +238,17 @@ fn complement_fast_with<const N: usize>(
                 None => return false,
             }
         }
+        // Two leaves, one of which `filter` drops (a unit extent or a zero stride, as in the
+        // tilers `(2,1):(1,2)` and `(1,2):(1,1)`): the pass over the other alone, which is what
+        // the general pass does with the dropped leaf skipped.
+        [m0, m1] if dropped(m0) => match pass_one(m1, arr) {
+            Some(done) => done,
+            None => return false,
+        },
+        [m0, m1] if dropped(m1) => match pass_one(m0, arr) {
+            Some(done) => done,
+            None => return false,
+        },
         [m0, m1, m2] if kept(m0) && kept(m1) && kept(m2) => {
             let mut e = [reach_stride(m0), reach_stride(m1), reach_stride(m2)];
             if e[0].1 > e[1].1 {
@@ -304,6 +307,29 @@ fn complement_fast_with<const N: usize>(
 #[inline(always)]
 fn kept(m: Mode) -> bool {
     m.shape > 1 && m.stride > 0
+}
+
+/// A leaf that `filter` drops and that raises no error: extent 1, or stride 0 (extent ≥ 1).
+#[inline(always)]
+fn dropped(m: Mode) -> bool {
+    m.shape == 1 || (m.shape > 1 && m.stride == 0)
+}
+
+/// The one pass of [`complement_in_place`] over a single leaf `m` (kept or dropped): the number
+/// of modes written to `arr` and the last reach, or `None` where the general path must answer
+/// (an extent < 1, a negative stride, an overflow).
+#[inline(always)]
+fn pass_one<const N: usize>(m: Mode, arr: &mut [Mode; N]) -> Option<(usize, i64)> {
+    if kept(m) {
+        let r = m.shape.checked_mul(m.stride)?;
+        // The first mode's previous reach is 1: its quotient is its stride.
+        arr[0] = Mode::new(m.stride, 1);
+        Some((usize::from(m.stride != 1), r))
+    } else if dropped(m) {
+        Some((0, 1))
+    } else {
+        None
+    }
 }
 
 /// `(reach, stride)` of a kept leaf; the reach saturates on overflow, where [`pass_few`] gives up.
@@ -1093,7 +1119,7 @@ mod fast_path_tests {
         let ct = cot.as_ref().leaf_slice();
         if ct.iter().all(|&s| s >= 1) {
             let (mut m1, mut m2) = (Modes::new(), Modes::new());
-            let (r1, n1) = note::collect(|| complement_modes_into(a, ct, &mut m1));
+            let (r1, n1) = note::collect(|| complement_modes_into(a.tree(), ct, &mut m1));
             let (r2, n2) = note::collect(|| complement_modes_general(a, ct, &mut m2));
             assert_eq!(r1, r2, "{a} against {cot}");
             assert_eq!(n1, n2, "{a} against {cot}");

@@ -7,7 +7,7 @@ use super::complement::complement_scratch;
 use super::composition::{certified_pair, compose_decide};
 use super::{by_mode_into, flat_arrangement, tile_unzip, Tiler};
 use crate::error::Result;
-use crate::layout::{Layout, Mode, Tree};
+use crate::layout::{Layout, Mode, Tree, TreeRef};
 
 /// `logical_divide(A, tiler)`: splits A into (tile, rest):
 /// `composition(A, (B, complement(B, shape(coalesce(A)))))` for a layout tiler B, mode by mode for
@@ -48,7 +48,7 @@ pub fn logical_divide(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// ```
 pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
-        by_mode_into(a, tiler, "logical_divide", &divide_by_layout, out)
+        by_mode_into(a, tiler, "logical_divide", divide_by_layout, out)
     })
 }
 
@@ -58,8 +58,9 @@ pub fn logical_divide_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resul
 /// ([`certified_pair`] reads B and the complement's modes in turn); and `coalesce(A)`, computed
 /// for the cotarget, is also `coalesce_x(A)` (what the composition reads) whenever A's last leaf
 /// is not a unit, so A is coalesced once.
-fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
-    with_coalesced(a.tree(), |ac| {
+fn divide_by_layout(a: TreeRef<'_, Mode>, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+    let last_is_unit = a.leaf_slice().last().is_none_or(|m| m.shape == 1);
+    with_coalesced(a, |ac| {
         // The cotarget is the shape of coalesce(A), passed as its leaves (no tuple is built), in
         // scratch sized to it.
         let mut small: [i64; 6];
@@ -77,11 +78,10 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> 
             }
             &big
         };
-        complement_scratch!(c, b, target);
+        complement_scratch!(c, b.tree(), target);
         let mark = out.lens();
-        let last_is_unit = a.tree().leaf_slice().last().is_none_or(|m| m.shape == 1);
         let certified = if last_is_unit {
-            with_coalesced_x(a.tree(), |ax| certified_pair(ax, b.tree(), c, out))?
+            with_coalesced_x(a, |ax| certified_pair(ax, b.tree(), c, out))?
         } else {
             certified_pair(ac, b.tree(), c, out)?
         };
@@ -94,7 +94,7 @@ fn divide_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> 
         t.t.push_tuple(2);
         t.t.push_tree(b.tree());
         t.t.push_flat(c, true);
-        compose_decide(a, &t, out, mark)
+        compose_decide(&Layout::from_tree(a.to_owned()), &t, out, mark)
     })
 }
 

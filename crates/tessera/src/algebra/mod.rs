@@ -52,44 +52,43 @@ pub enum Tiler {
     Tuple(Vec<Tiler>),
 }
 
-/// A layout-by-layout operation appending its result for one part (`f(a, b, tree)`) to `tree`.
-pub(crate) type PartOp = dyn Fn(&Layout, &Layout, &mut Tree<Mode>) -> Result<()>;
+/// A layout-by-layout operation appending its result for one part (`f(a, b, tree)`, with `a`
+/// given by its tree) to `tree`: a function pointer, so a part is one call (a `dyn Fn` added a
+/// shim's call per part).
+pub(crate) type PartOp = fn(TreeRef<'_, Mode>, &Layout, &mut Tree<Mode>) -> Result<()>;
 
 /// Applies a layout-by-layout operation mode by mode along a tiler (CuTe's `transform_layout`
 /// for divides and products), writing into `out`: modes of `a` past a tuple tiler are kept
 /// unchanged. `f(a, b, tree)` appends its result for one part to `tree` as one subtree, so every
-/// part is written in place (only a tuple tiler's modes of `a` are copied, into one scratch
-/// layout per tuple level). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
-/// A layout tiler (the common case) calls `f` directly, with no dynamic dispatch.
+/// part is written in place, and a tuple tiler's modes of `a` are passed as borrowed subtrees
+/// (nothing is copied). A leaf tiler `n` is CuTe's `make_layout(n)`: `n:1`, or `1:0`.
+/// For a layout tiler (the common case) `f` is a constant once this is inlined: a direct call.
 #[inline(always)]
-pub(crate) fn by_mode_into<F>(
+pub(crate) fn by_mode_into(
     a: &Layout,
     tiler: &Tiler,
     op: &'static str,
-    f: &F,
+    f: PartOp,
     out: &mut Layout,
-) -> Result<()>
-where
-    F: Fn(&Layout, &Layout, &mut Tree<Mode>) -> Result<()> + 'static,
-{
+) -> Result<()> {
     out.t.clear();
     if let Tiler::Layout(b) = tiler {
-        return f(a, b, &mut out.t);
+        return f(a.tree(), b, &mut out.t);
     }
-    by_mode_append(a, tiler, op, f, &mut out.t)
+    by_mode_append(a.tree(), tiler, op, f, &mut out.t)
 }
 
 /// [`by_mode_into`]'s recursion: appends the result for `a` along `tiler` to `out`.
 fn by_mode_append(
-    a: &Layout,
+    a: TreeRef<'_, Mode>,
     tiler: &Tiler,
     op: &'static str,
-    f: &PartOp,
+    f: PartOp,
     out: &mut Tree<Mode>,
 ) -> Result<()> {
     match tiler {
         Tiler::Under => {
-            out.push_tree(a.tree());
+            out.push_tree(a);
             Ok(())
         }
         Tiler::Tuple(ts) => {
@@ -101,13 +100,11 @@ fn by_mode_append(
                 });
             }
             out.push_tuple(a.rank());
-            let mut part = Layout::default();
-            for (i, m) in a.tree().modes().enumerate() {
+            for (i, m) in a.modes().enumerate() {
                 match ts.get(i) {
-                    Some(t) => {
-                        part.t.assign(m);
-                        by_mode_append(&part, t, op, f, out)?;
-                    }
+                    // A layout part (the common case) without a level of recursion.
+                    Some(Tiler::Layout(b)) => f(m, b, out)?,
+                    Some(t) => by_mode_append(m, t, op, f, out)?,
                     None => out.push_tree(m),
                 }
             }

@@ -6,7 +6,7 @@ use super::complement::{complement, complement_scratch};
 use super::composition::{compose_coalesced_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
-use crate::layout::{IntTuple, Layout, Mode, Tree};
+use crate::layout::{IntTuple, Layout, Mode, Tree, TreeRef};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;
@@ -44,18 +44,23 @@ pub fn logical_product(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// ```
 pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
-        by_mode_into(a, tiler, "logical_product", &product_by_layout, out)
+        by_mode_into(a, tiler, "logical_product", product_by_layout, out)
     })
 }
 
 /// Appends `(A, composition(complement(A, size(A)·cosize(B)), B))` to `out`.
-fn product_by_layout(a: &Layout, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
-    let m = arith::mul(a.size()?, b.cosize()?)?;
+fn product_by_layout(a: TreeRef<'_, Mode>, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
+    // size(A), as `Layout::size` folds it.
+    let size = a
+        .leaf_slice()
+        .iter()
+        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+    let m = arith::mul(size, b.cosize()?)?;
     // The complement's flat modes stay in stack scratch; the composition reads them directly
     // (they are coalesced: every branch of `complement` ends in coalesced form).
     complement_scratch!(rest, a, &[m]);
     out.push_tuple(2);
-    out.push_tree(a.tree());
+    out.push_tree(a);
     compose_coalesced_append(rest, b, out)
 }
 

@@ -137,6 +137,19 @@ impl<T: Copy + Default, const N: usize> Buf<T, N> {
         self.len = self.heap.len();
     }
 
+    /// The number of elements: the stored length, with no test of where the elements live
+    /// (the slice's `len` through `Deref` would take [`Buf::as_slice`] first).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when there are no elements.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Removes and returns the last element.
     #[inline]
     pub fn pop(&mut self) -> Option<T> {
