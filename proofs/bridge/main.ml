@@ -42,6 +42,15 @@
                              (derive's enumeration pass), written "x y ..."
                              (the conditions kept), where PT is "k v1 .. vk":
                              the ids (below N) out of bound at that point
+     b R E0 .. E(R-1) K1 TERM1 .. TERMK1 K2 TERM1 .. TERMK2
+                         ->  "b s w m": backward_check E L1 L2 and its three parts
+                             split_inners_loop L1, wfb L2 and merges_in_range E L1 L2
+                             (each "1" or "0"), with concrete root
+                             extents E r = Er (0 past R), L1 the first K1 terms and
+                             L2 the next K2, where TERM is "R r" (root r), "S f k o TERM"
+                             (split by f; k: outer-split kind, o: outer output; 0 or 1),
+                             "M TERM TERM", "Z l r TERM" (resize) or "W y TERM TERM"
+                             (swizzle; y: the Y output)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -269,6 +278,48 @@ let rules_request ints =
       | [] -> failwith "missing steps")
   | [] -> failwith "missing loops"
 
+let rec term_item tokens =
+  let i = int_of_string in
+  let b v = if i v = 0 then False else True in
+  match tokens with
+  | "R" :: r :: rest -> (TRoot (nat_of_int (i r)), rest)
+  | "S" :: f :: k :: o :: rest ->
+      let x, rest = term_item rest in
+      (TSplit (x, z_of_int (i f), b k, b o), rest)
+  | "M" :: rest ->
+      let a, rest = term_item rest in
+      let c, rest = term_item rest in
+      (TMerge (a, c), rest)
+  | "Z" :: l :: r :: rest ->
+      let x, rest = term_item rest in
+      (TResize (x, z_of_int (i l), z_of_int (i r)), rest)
+  | "W" :: y :: rest ->
+      let x, rest = term_item rest in
+      let w, rest = term_item rest in
+      (TSwizzle (x, w, b y), rest)
+  | _ -> failwith "truncated term"
+
+let backward_request tokens =
+  match tokens with
+  | r :: rest -> (
+      let exts, rest = take (int_of_string r) (function
+          | e :: t -> (z_of_int (int_of_string e), t)
+          | [] -> failwith "truncated extents") rest in
+      let exts = Array.of_list exts in
+      let e n = let n = int_of_nat n in if n < Array.length exts then exts.(n) else Z0 in
+      let terms = function
+        | k :: rest -> take (int_of_string k) term_item rest
+        | [] -> failwith "truncated terms" in
+      let l1, rest = terms rest in
+      let l2, rest = terms rest in
+      if rest <> [] then failwith "trailing tokens";
+      let bit = function True -> "1" | False -> "0" in
+      let l1 = coq_of_list l1 and l2 = coq_of_list l2 in
+      String.concat " "
+        [ bit (backward_check e l1 l2); bit (split_inners_loop l1); bit (wfb l2);
+          bit (merges_in_range e l1 l2) ])
+  | [] -> failwith "missing extents"
+
 let symbolic tokens =
   match tokens with
   | k :: rest -> (
@@ -319,6 +370,7 @@ let answer line =
       if rest <> [] then failwith "trailing tokens";
       match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
   | "y" :: tokens -> symbolic tokens
+  | "b" :: tokens -> backward_request tokens
   | "z" :: ints -> closure_request (List.map int_of_string ints)
   | "v" :: ints -> rules_request (List.map int_of_string ints)
   | "n" :: ints -> enum_request (List.map int_of_string ints)

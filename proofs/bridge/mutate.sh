@@ -7,17 +7,23 @@
 # hands its next child, the flattening), two of nested coordinates, two
 # of the symbolic decisions, one of swizzled layouts, two of the
 # predicates' forward chaining, one of their rules and two of derive's
-# enumeration pass.  For each it rebuilds the executable and runs
+# enumeration pass, and three of backward_check (wfb, in_range's padding
+# and positivity tests); then two mutants of Rust's backward_check itself
+# (its wfb check, in_range's padding signs; the source is edited in place and
+# restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
-# bridge/build.sh first).  About a minute once the test binary is built.
+# bridge/build.sh first).  About a minute once the test binary is built,
+# plus a rebuild per Rust mutant.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
 [ -f "$here/extracted.ml" ] || { echo "mutate.sh: run bridge/build.sh first" >&2; exit 1; }
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+equiv="$root/crates/tessera/src/domain/equiv.rs"
+cp "$equiv" "$work/equiv.rs.orig"
+trap 'cp "$work/equiv.rs.orig" "$equiv"; rm -rf "$work"' EXIT
 
 # The mutants: (name, text of the extracted code, its replacement, test filters).
 python3 - "$here/extracted.ml" "$work" <<'PY'
@@ -26,7 +32,8 @@ src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
 mutants = [
-    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"),
+    ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
+     " backward_check"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -74,6 +81,14 @@ mutants = [
     ("enumeration: a drop is checked with the candidate still in",
      "(match equivalentb pts inb valid rest with", "(match equivalentb pts inb valid s with",
      "enumeration_pass"),
+    ("backward check: the second domain's wfb not checked",
+     "        | True -> wfb l2\n        | False -> False with",
+     "        | True -> True\n        | False -> False with", "backward_check"),
+    ("backward check: in_range ignores a resize's padding signs",
+     "          (match match Z.leb Z0 l with\n                 | True -> Z.leb Z0 r\n",
+     "          (match match True with\n                 | True -> True\n", "backward_check"),
+    ("backward check: in_range without the positive extent test",
+     "match Z.ltb Z0 (extent0 e b) with", "match True with", "backward_check"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))
@@ -87,7 +102,7 @@ PY
 
 (cd "$root" && cargo test -p tessera --test bridge --no-run -q 2>/dev/null)
 status=0
-for d in $(ls "$work" | sort -n); do
+for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
   dir="$work/$d"
   name="$(cat "$dir/name")"
   cp "$here/extracted.mli" "$here/main.ml" "$dir/"
@@ -101,5 +116,33 @@ for d in $(ls "$work" | sort -n); do
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
+done
+
+# Mutants of Rust's own backward_check (crates/tessera/src/domain/equiv.rs), run against the
+# unmutated extracted code: each edits the source in place (restored on exit) and rebuilds the
+# test binary (about a minute each).
+for m in wfb padding; do
+  python3 - "$equiv" "$m" <<'PY'
+import sys
+path, which = sys.argv[1], sys.argv[2]
+s = open(path).read()
+old, new = {
+    "wfb": ("if !split_inners_loop || !wfb(l2) {", "if !split_inners_loop {"),
+    "padding": ("Term::Resize(x, l, r) => *l >= 0 && *r >= 0 && in_range(",
+                "Term::Resize(x, _, _) => in_range("),
+}[which]
+if s.count(old) != 1:
+    sys.exit(f"mutate.sh: Rust mutant `{which}`: the text occurs {s.count(old)} times")
+open(path, "w").write(s.replace(old, new))
+PY
+  if (cd "$root" && TESSERA_EXTRACTED="$work/0/tessera_extracted" \
+        cargo test -p tessera --test bridge -- --ignored --test-threads=1 backward_check \
+        >"$work/rust_$m.out" 2>&1); then
+    result=passed
+  else
+    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+  fi
+  echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
+  cp "$work/equiv.rs.orig" "$equiv"
 done
 exit $status

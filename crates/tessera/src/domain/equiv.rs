@@ -557,6 +557,55 @@ fn backward_check(l1: &[Term], l2: &[Term], facts: &Facts) -> Result<bool> {
     Ok(true)
 }
 
+/// A term of `proofs/NormalizeBackward.v` over numbered roots. Exists only for the bridge test
+/// (`tests/bridge.rs`, [`backward_check_concrete`]); not part of the API.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub enum BridgeTerm {
+    /// Root `r` (extent `extents[r]`).
+    Root(usize),
+    /// Output of a split: input, factor, outer-split kind, whether this is the outer output.
+    Split(Box<BridgeTerm>, i64, bool, bool),
+    /// Merge of outer and inner.
+    Merge(Box<BridgeTerm>, Box<BridgeTerm>),
+    /// Resize by `left`, `right`.
+    Resize(Box<BridgeTerm>, i64, i64),
+    /// Output of a swizzle: inputs, whether this is the Y output.
+    Swizzle(Box<BridgeTerm>, Box<BridgeTerm>, bool),
+}
+
+impl BridgeTerm {
+    fn term(&self, extents: &[i64]) -> Term {
+        let t = |x: &BridgeTerm| Box::new(x.term(extents));
+        match self {
+            BridgeTerm::Root(r) => Term::Root(
+                format!("r{r}"),
+                Extent::Const(extents.get(*r).copied().unwrap_or(0)),
+            ),
+            BridgeTerm::Split(x, f, ok, io) => Term::Split(t(x), *f, *ok, *io),
+            BridgeTerm::Merge(a, b) => Term::Merge(t(a), t(b)),
+            BridgeTerm::Resize(x, l, r) => Term::Resize(t(x), *l, *r),
+            BridgeTerm::Swizzle(x, y, is_y) => Term::Swizzle(t(x), t(y), *is_y),
+        }
+    }
+}
+
+/// Exists only for the bridge test: `backward_check` with concrete root extents (the Coq
+/// `E : nat -> Z`, `E r = extents[r]`, 0 past the end) and no facts, on terms over numbered roots.
+///
+/// Pre: split factors `>= 1` (the IR's; Rust's extents are not Coq's `cdiv` for others). Post:
+/// the answer of `backward_check` on these terms. Example: Figure 3 with `f | E(B)` gives `true`.
+#[doc(hidden)]
+pub fn backward_check_concrete(
+    l1: &[BridgeTerm],
+    l2: &[BridgeTerm],
+    extents: &[i64],
+) -> Result<bool> {
+    let l1: Vec<Term> = l1.iter().map(|t| t.term(extents)).collect();
+    let l2: Vec<Term> = l2.iter().map(|t| t.term(extents)).collect();
+    backward_check(&l1, &l2, &Facts::default())
+}
+
 /// How the term rule ended.
 enum TermRule {
     /// Terms not built (an index computed forward, an ID used twice, a term too large) or
