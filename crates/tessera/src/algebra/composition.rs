@@ -22,7 +22,7 @@ use super::coalesce::{
 use super::Tiler;
 use crate::error::{arith, Error, Result};
 use crate::layout::tree::{Tok, TreeSink, LEAF};
-use crate::layout::{Builder, Layout, Mode, Tree, TreeRef};
+use crate::layout::{size_of, Builder, Layout, Mode, Tree, TreeRef};
 
 /// The largest domain that a decision procedure enumerates.
 pub const ENUM_LIMIT: i64 = 1 << 22;
@@ -759,9 +759,7 @@ fn flat_coord(leaves: &[Mode], pieces: &[Piece], x: &[i64]) -> Vec<i64> {
 /// The coarsest layout refining B's shape that computes `A ∘ B`, if one exists: along each leaf
 /// `s:d` of B, `t ↦ A(t·d)` must be a layout function whose pieces multiply to `s`.
 fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>> {
-    let size = leaves
-        .iter()
-        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+    let size = size_of(leaves)?;
     if size > ENUM_LIMIT {
         return Ok(None);
     }

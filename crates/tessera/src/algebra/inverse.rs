@@ -5,15 +5,7 @@ use crate::layout::buf::Buf;
 use super::coalesce::{coalesce, guarded, push_coalesced, with_coalesced, write_flat, Modes};
 use super::composition::composition;
 use crate::error::{arith, Error, Obligation, Result};
-use crate::layout::{Layout, Mode};
-
-/// The product of the shapes (checked: every prefix product is then representable).
-#[inline(always)]
-fn shape_product(modes: &[Mode]) -> Result<i64> {
-    modes
-        .iter()
-        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
-}
+use crate::layout::{size_of, Layout, Mode};
 
 /// Mode indices sorted by stride (stable; insertion sort: the mode lists are short), into
 /// `idx[..modes.len()]`: index `i` is inserted as it is reached, so no separate fill pass runs.
@@ -104,7 +96,8 @@ const HALF: usize = 8;
 fn right_inverse_exact(l: &Layout, out: &mut Layout) -> Result<()> {
     guarded(out, |out| {
         with_coalesced(l.tree(), |c| {
-            shape_product(c)?;
+            // The size first: every prefix product is then representable.
+            size_of(c)?;
             write_flat(out, c.len(), |r| right_inverse_chain(c, r))
         })
     })
@@ -368,7 +361,8 @@ fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
                 },
             ));
         }
-        shape_product(c)?;
+        // The size first: every prefix product is then representable.
+        size_of(c)?;
         if c.len() < 16 {
             let mut order = [0u32; 16];
             by_stride(c, &mut order);
@@ -398,7 +392,7 @@ fn left_inverse_body(l: &Layout, out: &mut Layout) -> Result<()> {
 /// stride.
 #[inline(always)]
 fn left_inverse_modes(c: &[Mode], order: &[u32], r: &mut [Mode]) -> Result<usize> {
-    let pp = |i: usize| -> Result<i64> { shape_product(&c[..i]) };
+    let pp = |i: usize| -> Result<i64> { size_of(&c[..i]) };
     let mut n = 0usize;
     let mut prev = 0i64;
     let mut size = 1i64;

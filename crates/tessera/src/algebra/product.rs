@@ -6,7 +6,7 @@ use super::complement::{complement, complement_scratch};
 use super::composition::{compose_coalesced_append, composition};
 use super::{by_mode_into, flat_arrangement, tile_unzip, zip_pair, Tiler};
 use crate::error::{arith, Error, Obligation, Result};
-use crate::layout::{IntTuple, Layout, Mode, Tree, TreeRef};
+use crate::layout::{size_of, IntTuple, Layout, Mode, Tree, TreeRef};
 
 /// `logical_product(A, tiler)`: `(A, composition(complement(A, size(A)·cosize(B)), B))` for a
 /// layout tiler B; mode by mode for a tuple tiler (trailing modes of A kept); `n:1` for an integer;
@@ -50,12 +50,7 @@ pub fn logical_product_into(a: &Layout, tiler: &Tiler, out: &mut Layout) -> Resu
 
 /// Appends `(A, composition(complement(A, size(A)·cosize(B)), B))` to `out`.
 fn product_by_layout(a: TreeRef<'_, Mode>, b: &Layout, out: &mut Tree<Mode>) -> Result<()> {
-    // size(A), as `Layout::size` folds it.
-    let size = a
-        .leaf_slice()
-        .iter()
-        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
-    let m = arith::mul(size, b.cosize()?)?;
+    let m = arith::mul(size_of(a.leaf_slice())?, b.cosize()?)?;
     // The complement's flat modes stay in stack scratch; the composition reads them directly
     // (they are coalesced: every branch of `complement` ends in coalesced form).
     complement_scratch!(rest, a, &[m]);
@@ -271,9 +266,7 @@ pub fn tile_to_shape(block: &Layout, shape: &IntTuple, order: Option<&IntTuple>)
     let padded = pad(block, r);
     let mut product_shape = Vec::with_capacity(r);
     for (bm, tm) in padded.tree().modes().zip(shape.as_ref().modes()) {
-        let bs = bm
-            .leaves()
-            .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))?;
+        let bs = size_of(bm.leaf_slice())?;
         let ts = crate::layout::product(tm)?;
         if ts % bs != 0 {
             return Err(Error::failed(

@@ -59,6 +59,17 @@ impl Default for Layout {
     }
 }
 
+/// CuTe's `size` of a layout given by its leaves: the product of the extents (checked; a
+/// subtree's leaves give the size of that mode, with no layout built).
+///
+/// Pre: none. Post: as [`Layout::size`]; errors on overflow.
+#[inline(always)]
+pub(crate) fn size_of(leaves: &[Mode]) -> Result<i64> {
+    leaves
+        .iter()
+        .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
+}
+
 impl Layout {
     /// Resets `self` to `1:0` (an `_into` operation's output after an error).
     #[inline]
@@ -230,8 +241,7 @@ impl Layout {
     ///
     /// Post: `size >= 1`. Errors on overflow.
     pub fn size(&self) -> Result<i64> {
-        self.leaves()
-            .try_fold(1i64, |acc, m| arith::mul(acc, m.shape))
+        size_of(self.t.as_ref().leaf_slice())
     }
 
     /// CuTe C++'s `cosize`: `Σ (s_i − 1)·|d_i| + 1`, one past the largest index reached in absolute
