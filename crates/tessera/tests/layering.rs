@@ -392,7 +392,10 @@ fn place_of_path(path: &[String]) -> Result<Option<Place>, String> {
 fn violation(from: &Place, to: &Place, from_stem: Option<&str>) -> Option<String> {
     if from.module == "target" && to.module != "target" {
         // The GPU facts are leaves: they import nothing from the crate.
-        return Some(format!("`target` imports `{}`: it may import nothing", to.module));
+        return Some(format!(
+            "`target` imports `{}`: it may import nothing",
+            to.module
+        ));
     }
     if from.module == to.module {
         // Inside one module: the inner order, when there is one (mod.rs is exempt).

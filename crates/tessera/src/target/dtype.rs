@@ -249,7 +249,9 @@ impl Dtype {
     /// Pre: none. Post: `bits / 8` when `bits % 8 == 0`, else `None`. Example: `F16.bytes() ==
     /// Some(2)`, `E2M1.bytes() == None`.
     pub fn bytes(self) -> Option<u64> {
-        (self.bits % 8 == 0).then_some(u64::from(self.bits / 8))
+        self.bits
+            .is_multiple_of(8)
+            .then_some(u64::from(self.bits / 8))
     }
 
     /// Whether it is a floating-point type (signed or unsigned).

@@ -154,7 +154,7 @@ mod tests {
                 Dtype::of_cutlass(&format!("cutlass::{}", d.cutlass)),
                 Some(*d)
             );
-            assert_eq!(d.bytes().is_some(), d.bits % 8 == 0);
+            assert_eq!(d.bytes().is_some(), d.bits.is_multiple_of(8));
         }
     }
 
@@ -272,7 +272,7 @@ mod tests {
         assert_eq!((banks::BANKS, banks::WORD_BYTES), (32, 4));
         for d in DTYPES {
             let got = banks::text::parse_dtype(d.name);
-            assert_eq!(got.is_ok(), d.bits % 8 == 0, "{}", d.name);
+            assert_eq!(got.is_ok(), d.bits.is_multiple_of(8), "{}", d.name);
             assert_eq!(
                 crate::algebra::atoms::element_bits(d.cutlass),
                 Some(i64::from(d.bits))
