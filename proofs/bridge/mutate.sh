@@ -10,7 +10,8 @@
 # enumeration pass, three of backward_check (wfb, in_range's padding
 # and positivity tests), seven of the constructed composition (the walk's
 # rest extent, its cap, the rest stride's sign, the tail, a one-piece leaf,
-# the ceiling division, the compatibility test) and three of right_inverse; then two mutants of Rust's backward_check itself
+# the ceiling division, the compatibility test), three of right_inverse and
+# three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -37,7 +38,7 @@ comp = "composition_candidates"
 rinv = "right_inverse"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse"),
+     " backward_check " + comp + " right_inverse normalization"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -105,6 +106,13 @@ mutants = [
      "Cons ({ zextent = m.zextent; zstride = pp },", "Cons ({ zextent = m.zextent; zstride = m.zstride },", rinv),
     ("right_inverse: the prefix product skips the mode's extent",
      "| False -> pp_find c' curr (Z.mul pp m.zextent))", "| False -> pp_find c' curr pp)", rinv),
+    ("normalization: the rewritten outer output not normalised again",
+     "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
+    ("normalization: rewritten without the divisibility test",
+     "(match divides0 f (extent0 e b) with", "(match True with", "normalization"),
+    ("normalization: the inner output keeps the merge",
+     "| False -> normalize e fuel' split_b)", "| False -> TSplit (x', f, outer_kind, is_outer))",
+     "normalization"),
     ("backward check: the second domain's wfb not checked",
      "        | True -> wfb l2\n        | False -> False with",
      "        | True -> True\n        | False -> False with", "backward_check"),

@@ -11,7 +11,10 @@
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
 //! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`, and the
 //! predicate rules, their forward chaining (`proofs/Closure.v`) and `derive`'s enumeration pass
-//! (`proofs/EnumPass.v`). This test generates layouts with a fixed seed, asks both sides and
+//! (`proofs/EnumPass.v`), and the candidate `composition` builds (`rust_compose`,
+//! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`) and
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`). This test generates layouts
+//! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -24,7 +27,7 @@ use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{
     coalesce, complement, complement1, complement_exact, composition, right_inverse,
 };
-use tessera::domain::equiv::{backward_check_concrete, BridgeTerm};
+use tessera::domain::equiv::{backward_check_concrete, normalize_concrete, BridgeTerm};
 use tessera::domain::eval::{plan, Direction, Space};
 use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
 use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
@@ -1428,6 +1431,59 @@ fn term_request(t: &BridgeTerm, out: &mut String) {
             term_request(y, out);
         }
     }
+}
+
+/// Theorem 5 normalisation (`domain/equiv.rs`'s `normalize`, through its test hook
+/// `normalize_concrete`) against the extracted `normalizeR` of `proofs/NormalizeNF.v`
+/// (`normalize` with `weight t` steps, which `normalize_fuel_irrelevant` proves is the unbounded
+/// recursion's answer; sound, a normal form and idempotent: `normalizeR_sound`), on every term
+/// of random loop domains over 1 to 3 roots with concrete extents (0 to 16), built by 1 to 6
+/// random transforms (splits by 1 to 4, merges, resizes, swizzles). Rust's normal form must be
+/// the extracted one, term for term.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn normalization_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x4E0_2A11_2E28);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut rewritten = 0;
+    while requests.len() < CASES {
+        let roots = rng.range(1, 3) as usize;
+        let extents: Vec<i64> = (0..roots)
+            .map(|_| match rng.range(0, 9) {
+                0 => 0,
+                1 => rng.range(9, 16),
+                _ => rng.range(1, 8),
+            })
+            .collect();
+        let mut l: Vec<BridgeTerm> = (0..roots).map(BridgeTerm::Root).collect();
+        for _ in 0..rng.range(1, 6) {
+            backward_step(&mut rng, &mut l);
+        }
+        for t in &l {
+            if requests.len() == CASES {
+                break;
+            }
+            let mut req = format!("N {roots}");
+            for e in &extents {
+                req.push_str(&format!(" {e}"));
+            }
+            let mut before = String::new();
+            term_request(t, &mut before);
+            req.push_str(&before);
+            let n = normalize_concrete(t, &extents).expect("normalize");
+            let mut after = String::new();
+            term_request(&n, &mut after);
+            if after != before {
+                rewritten += 1;
+            }
+            requests.push(req);
+            rust.push(after.trim_start().to_string());
+        }
+    }
+    eprintln!("normalization: {rewritten} of {CASES} terms rewritten by Theorem 5");
+    assert!(rewritten >= 5_000, "too few rewrites ({rewritten})");
+    compare("normalization", &requests, &rust);
 }
 
 /// Rust's `backward_check` (`domain/equiv.rs`, through its test hook `backward_check_concrete`)
