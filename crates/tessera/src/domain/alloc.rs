@@ -185,7 +185,7 @@ fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
 /// Pre: explicit strides are non-negative; the allocation is not aliasing
 /// ([`check_aliasing`]). Post: `size >= valid_items` whenever the allocation covers the roots;
 /// over-allocation counts the allocated holes.
-/// Example: Figure 1 (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
+/// Example: the 6-by-4 example (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
 pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
     check_aliasing(s)?;
     let a = s.allocation()?;
