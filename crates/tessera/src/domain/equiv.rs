@@ -132,6 +132,16 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// an exhaustive scan in `tests/domain_equiv.rs`), not proved.
 /// Example: the split-then-merge and merge-then-split orders (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
 /// vs `[3, 4]`; with `I2{8}` they are.
+///
+/// ```
+/// use tessera::domain::{equiv::compare, parse};
+/// // The merge-split example: T[I1{2}, I2{5}], N = 4 (5 is not divisible by 4).
+/// let a = "I1 = iter 2\nI2 = iter 5\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I4 I5\n";
+/// let b = "I1 = iter 2\nI2 = iter 5\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I4 I5\n";
+/// let (a, b) = (parse(a).unwrap(), parse(b).unwrap());
+/// let e = compare(&a, &b).unwrap();
+/// assert!(!e.by_enumeration.unwrap().equivalent);
+/// ```
 pub fn compare(a: &Schedule, b: &Schedule) -> Result<Equivalence> {
     same_roots(a, b)?;
     let by_rule = match (shape(a), shape(b)) {

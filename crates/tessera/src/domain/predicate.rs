@@ -273,6 +273,16 @@ pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
 /// (checked by enumeration, so `chosen` is minimal: `enum_pass_minimal` in `proofs/EnumPass.v`).
 /// Example: the three-splits example (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
+///
+/// ```
+/// let text = "I0 = iter 15\nI1, I2 = split I0 by 6\nI3, I4 = split I1 by 2\n\
+///             I5, I6 = split I2 by 4\nloop I3 I4 I5 I6\n";
+/// let s = tessera::domain::parse(text).unwrap();
+/// let d = tessera::domain::predicate::derive(&s).unwrap();
+/// let names: Vec<&str> = d.chosen.iter().map(|&i| s.name(i)).collect();
+/// assert_eq!(names, ["I0", "I2"]);
+/// assert!(d.minimal_checked);
+/// ```
 pub fn derive(s: &Schedule) -> Result<Derivation> {
     let mut d = derive_by_theorems(s)?;
     let space = Space::new(s)
