@@ -144,7 +144,7 @@ def test_generic_binding_reads_the_registry():
     with pytest.raises(tessera.Divisibility):
         tessera.divides(5, 12)
     with pytest.raises(tessera.ArgumentType):
-        tessera.get(L, "x:y")
+        tessera.get(L, (1, 2))
     with pytest.raises(tessera.UnknownFunction):
         tessera.apply("no_such_operation", L)
     # pycute's face follows the argument.
