@@ -154,6 +154,15 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         Expr::Name { name, params, col } => eval_name(name, params, *col),
         Expr::Compose { parts, col } => {
             let vals = parts.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
+            // The chain's links, counted before any node is built (no value deeper than the bound).
+            let inner_links: usize = vals
+                .iter()
+                .map(|v| match v {
+                    Value::Composed(c) => 1 + c.outer.links() + c.inner.links(),
+                    _ => 0,
+                })
+                .sum();
+            layout::swizzle::check_chain_links("compose", inner_links + parts.len() / 2)?;
             let mut it = vals.into_iter().rev();
             let last = it.next().expect("a chain has parts");
             let mut acc = last.to_any_layout().ok_or_else(|| Error::Parse {
@@ -189,7 +198,15 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
 /// the call (for `unknown_function`).
 pub(crate) fn apply(name: &str, vals: &[Value], col: usize) -> Result<Value> {
     if vals.iter().any(Value::is_swizzled) {
-        return call_swizzled(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()));
+        return call_swizzled(name, vals, col)
+            .and_then(|v| match v {
+                Value::Composed(c) => {
+                    let links = AnyLayout::Composed(c).check_links("compose")?;
+                    Ok(Value::from_any_layout(links))
+                }
+                v => Ok(v),
+            })
+            .map_err(|e| e.in_call(name, vals.to_vec()));
     }
     // The failure remembers the outermost call, from which suggestions are derived.
     call(name, vals, col).map_err(|e| e.in_call(name, vals.to_vec()))
@@ -558,12 +575,16 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         }
         "crd2idx" => {
             arity(name, n, &[3], "3")?;
-            layout::crd2idx(&a.tuple(0)?, &a.tuple(1)?, &a.tuple(2)?).map(Value::Int)
+            let (c, shape) = (a.tuple(0)?, a.tuple(1)?);
+            in_domain("crd2idx", c.as_ref(), shape.as_ref(), Some)?;
+            layout::crd2idx(&c, &shape, &a.tuple(2)?).map(Value::Int)
         }
         "slice" => {
             arity(name, n, &[2], "2")?;
             let c = a.slice_coord(0)?;
-            lay(layout::slice(&c, a.layout(1)?))
+            let l = a.layout(1)?;
+            in_domain("slice", c.as_ref(), l.shape().as_ref(), |x| x)?;
+            lay(layout::slice(&c, l))
         }
         "local_tile" | "ragged_local_tile" => {
             arity(name, n, &[3], "3")?;
@@ -606,9 +627,11 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "eval" => {
             arity(name, n, &[2], "2")?;
             let l = a.layout(0)?;
-            match a.get(1) {
-                Value::Int(i) => l.eval(*i).map(Value::Int),
-                _ => l.crd2idx(&a.tuple(1)?).map(Value::Int),
+            let c = a.tuple(1)?;
+            in_domain("eval", c.as_ref(), l.shape().as_ref(), Some)?;
+            match c.as_ref().leaf() {
+                Some(i) => l.eval(i).map(Value::Int),
+                None => l.crd2idx(&c).map(Value::Int),
             }
         }
         _ => Err(Error::UnknownFunction {
@@ -616,6 +639,43 @@ fn call(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             column: col,
         }),
     }
+}
+
+/// `out_of_domain` when an integer of the coordinate `c` lies outside its mode of `shape` (an
+/// integer against a tuple mode ranges over the mode's size, as CuTe reads it). Ranks that do not
+/// match are left to the operation (its own `rank_mismatch`). Every operation that takes a
+/// coordinate (`eval`, `slice`, `crd2idx`, `local_tile`) refuses the same way; `idx2crd` keeps
+/// CuTe's extrapolation of the last mode (pinned by the differential test).
+fn in_domain<T: Copy>(
+    op: &'static str,
+    c: layout::TreeRef<'_, T>,
+    shape: layout::TreeRef<'_, i64>,
+    get: fn(T) -> Option<i64>,
+) -> Result<()> {
+    // An explicit stack: the coordinate's depth is bounded by the parser, but no recursion here.
+    let mut stack = vec![(c, shape)];
+    while let Some((c, s)) = stack.pop() {
+        if c.is_leaf() {
+            let Some(v) = c.leaf().and_then(get) else {
+                continue;
+            };
+            let size = s
+                .leaves()
+                .try_fold(1i64, crate::error::arith::mul)?;
+            if !(0..size).contains(&v) {
+                return Err(Error::OutOfDomain {
+                    op,
+                    detail: format!(
+                        "coordinate {v} is outside the mode of shape {} ([0, {size}))",
+                        s.to_owned()
+                    ),
+                });
+            }
+        } else if !s.is_leaf() && c.rank() == s.rank() {
+            stack.extend(c.modes().zip(s.modes()));
+        }
+    }
+    Ok(())
 }
 
 /// A ragged slice as text: its layout (or index map) with offset, and its hole count.
@@ -779,7 +839,11 @@ fn call_swizzled(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "slice" => {
             arity(name, n, &[2], "2")?;
             let c = a.slice_coord(0)?;
-            out(swizzled::slice(&c, &any(1)?))
+            let f = any(1)?;
+            if let Some(l) = f.layout() {
+                in_domain("slice", c.as_ref(), l.shape().as_ref(), |x| x)?;
+            }
+            out(swizzled::slice(&c, &f))
         }
         "right_inverse" | "left_inverse" => {
             arity(name, n, &[1], "1")?;
@@ -824,6 +888,9 @@ fn call_swizzled(name: &str, vals: &[Value], col: usize) -> Result<Value> {
         "eval" => {
             arity(name, n, &[2], "2")?;
             let f = any(0)?;
+            if let (Some(l), Some(c)) = (f.layout(), a.get(1).to_int_tuple()) {
+                in_domain("eval", c.as_ref(), l.shape().as_ref(), Some)?;
+            }
             match a.get(1) {
                 Value::Int(i) => f.eval(*i).map(Value::Int),
                 _ => f.crd2idx(&a.tuple(1)?).map(Value::Int),

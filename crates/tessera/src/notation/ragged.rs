@@ -107,6 +107,14 @@ pub fn evaluate(text: &str) -> Result<Outcome, Error> {
                 ragged_divide(&a, &t, Arrangement::Zipped)?,
             ))
         }
+        _ if super::expr::FUNCTIONS.iter().any(|(f, _)| *f == op) => Err(Error::NotExpressible {
+            op: "ragged",
+            what: format!("{op}(…)"),
+            detail: format!(
+                "`{op}` has no ragged form; the ragged forms are logical_divide, zipped_divide, \
+                 tiled_divide, flat_divide, local_tile and local_partition"
+            ),
+        }),
         _ => Err(Error::UnknownFunction {
             name: name.clone(),
             column: 1,
