@@ -800,7 +800,7 @@ fn issue30_cases() -> Vec<Case> {
         case(
             "eval --ragged of an operation with no ragged form",
             &["eval", "--ragged", "coalesce(4:1)"],
-            Want::Error("not_expressible", 1),
+            Want::Error("parse_error", 2),
         ),
         case(
             "TMA file repeating a key under two spellings",
