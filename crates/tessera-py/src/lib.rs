@@ -1197,11 +1197,11 @@ fn batch(py: Python<'_>, exprs: Vec<String>) -> PyResult<Vec<PyObject>> {
         .collect()
 }
 
-/// The catalogue entry of an error code (`tessera explain CODE`): `(title, obligation,
-/// explanation)`, or `None`.
+/// The catalogue entry of any code (`tessera explain CODE`, the one catalogue
+/// `tessera::diagnostic::catalogue`): `(title, obligation, explanation)`, or `None`.
 #[pyfunction]
 fn explain(code: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    tessera::obligation::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
+    tessera::diagnostic::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
 }
 
 /// Every error code of the layout algebra.
