@@ -169,6 +169,12 @@ pub enum BankError {
         /// How many.
         size: u64,
     },
+    /// An element offset is negative, or a byte address does not fit the 32-bit shared window.
+    #[error("shared-memory address: {detail}")]
+    Address {
+        /// The offending index, offset or span, with its value.
+        detail: String,
+    },
     /// A layout obligation failed.
     #[error(transparent)]
     Layout(#[from] crate::Error),
@@ -190,6 +196,7 @@ impl BankError {
             BankError::BadDtype { .. } => "banks_bad_dtype",
             BankError::BadInput { .. } => "banks_bad_input",
             BankError::TooLarge { .. } => "banks_too_large",
+            BankError::Address { .. } => "banks_address",
             BankError::Layout(e) => e.code(),
             BankError::Linear(e) => e.code(),
         }
@@ -312,13 +319,32 @@ impl Smem {
             Smem::Any(a) => a.eval(i as i64)?,
         };
         if v < 0 {
-            return Err(BankError::BadInput {
-                what: "shared-memory layout",
+            return Err(BankError::Address {
                 detail: format!("index {i} maps to the negative offset {v}"),
-                suggestions: Vec::new(),
             });
         }
         Ok(v as u64)
+    }
+
+    /// An upper bound on `1 + max offset` over the domain, in 128 bits (no wrap-around):
+    /// `cosize` for a plain layout, the same rounded up to cover the swizzle's bits for a swizzled
+    /// one, `2^out_bits` for a linear layout, and the definition's `cosize` (enumerated, or in
+    /// closed form) for a composed layout.
+    ///
+    /// Pre: none. Post: every `offset(i) < R`; an error when the bound itself overflows.
+    pub fn offset_bound(&self) -> BResult<u128> {
+        let over = |what: &str| BankError::Address {
+            detail: format!("the offsets of {what} are not representable in 64 bits"),
+        };
+        Ok(match self {
+            Smem::Plain(l) => l.cosize().map_err(|_| over(&l.to_string()))? as u128,
+            Smem::Swizzled { bms, layout } => {
+                let c = layout.cosize().map_err(|_| over(&layout.to_string()))? as u128;
+                c.next_power_of_two().max(1u128 << (bms.0 + bms.1))
+            }
+            Smem::Linear(ll) => 1u128 << ll.total_out_bits(),
+            Smem::Any(a) => crate::algebra::swizzled::cosize(a)? as u128,
+        })
     }
 
     /// The layout as an F2-linear map (flattened domain index ↦ element offset), if it is one.
@@ -565,6 +591,11 @@ fn fmt_factor(f: f64) -> String {
     s.to_string()
 }
 
+/// The largest byte span of a shared-memory tile: PTX's `.shared` window is addressed with 32
+/// bits (and no GPU has more than 228 KiB of shared memory per block), so every byte address
+/// the model computes is below `2^32` and no product of it wraps in 64 bits.
+pub const SHARED_WINDOW_BYTES: u128 = 1 << 32;
+
 /// The resolved geometry of an access: what both the analysis and the simulator need.
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
@@ -615,6 +646,23 @@ impl Geometry {
             });
         }
         let values = vm.size()? as u64;
+        // Every byte address the analysis and the simulator compute lies below the tile's byte
+        // span, checked here in 128 bits: past the 32-bit shared window no address is
+        // representable, so the tile is refused rather than analysed with wrapped addresses.
+        let span = smem
+            .offset_bound()?
+            .saturating_mul(u128::from(elem_bytes(dtype)));
+        if span > SHARED_WINDOW_BYTES {
+            return Err(BankError::Address {
+                detail: format!(
+                    "{} spans {span} bytes of {} elements, past the 32-bit shared-memory window \
+                     ({SHARED_WINDOW_BYTES} bytes; no GPU has more than 228 KiB of shared memory \
+                     per block)",
+                    smem.describe(),
+                    dtype.name
+                ),
+            });
+        }
         let domain = smem.size()?;
         let shape = smem.shape2()?;
         let (instances, bound, what) = match acc.atom {

@@ -316,6 +316,14 @@ pub const BANKS: &[Code] = &[
     },
     Code {
         family: Family::Banks,
+        code: "banks_address",
+        title: "every element offset ≥ 0 and every byte address < 2^32",
+        obligation: "every element offset ≥ 0 and every byte address < 2^32",
+        explanation: "Shared memory is addressed in a 32-bit window (no GPU has more than 228 KiB per block); a layout with a negative offset, or whose byte span passes 2^32 (or overflows 64 bits), has no address the hardware could use, and the model refuses it instead of wrapping.",
+        example: Example::Text("tessera banks --smem '(32,2):(1,4611686018427387904)' --tv '(32,2):(1,32)' --dtype f16"),
+    },
+    Code {
+        family: Family::Banks,
         code: "banks_too_large",
         title: "(instances × 32 × values) ≤ 2^24",
         obligation: "(instances × 32 × values) ≤ 2^24",
@@ -605,6 +613,14 @@ pub const OTHER: &[Code] = &[
         obligation: "",
         explanation: "`tessera simplify` simplifies an index expression or a predicate; assumptions must be predicates such as `0 <= i < 32`.",
         example: Example::Text("tessera simplify 'i0 + 1' --assume 'i0'"),
+    },
+    Code {
+        family: Family::Other,
+        code: "division_by_zero",
+        title: "a divisor is the constant 0",
+        obligation: "",
+        explanation: "`tessera simplify` refuses `/`, `%` and `cdiv` whose divisor is 0 once its operands are simplified: the expression is undefined at every point, and no rewrite may make it defined.",
+        example: Example::Text("tessera simplify 'i / 0'"),
     },
     Code {
         family: Family::Other,
