@@ -45,7 +45,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "product",
             ],
             &["swizzled", "linear", "ragged"],
-            &["atoms"],
+            &["atoms", "gluon"],
         ],
     ),
     (

@@ -10,6 +10,7 @@ pub mod complement;
 pub mod composition;
 pub mod decide;
 pub mod divide;
+pub mod gluon;
 pub mod inverse;
 pub mod linear;
 pub mod product;
