@@ -17,6 +17,7 @@ use tessera::notation::{self, Value};
 mod banks;
 mod domain;
 mod fast;
+mod linear;
 mod many;
 mod ragged;
 mod raw;
@@ -1258,6 +1259,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     domain::register(m)?;
     ragged::register(m)?;
     swizzle::register(m)?;
+    linear::register(m)?;
     banks::register(m)?;
     tma::register(m)?;
     fast::init(m.py())?;

@@ -260,3 +260,34 @@ fn random_fields_never_panic() {
         }
     }
 }
+
+#[test]
+fn json_and_direction() {
+    use tessera::algebra::gluon::{linear_from_text, smem_direction};
+    let g = Gluon::parse("NVMMASharedLayout(128, 16)").unwrap();
+    let l = g.to_linear(&[64, 64]).unwrap();
+    assert_eq!(linear_from_text(&l.to_json()), Ok(l.clone()));
+    assert_eq!(linear_from_text(&l.to_string()), Ok(l.clone()));
+    assert!(linear_from_text("{\"in_dims\": 3}").is_ok_and(|x| x.in_dims().is_empty()));
+    assert!(linear_from_text("{\"in_dims\": [{\"name\": 1}]}").is_err());
+    let (inv, flipped) = smem_direction(&l).unwrap();
+    assert!(flipped);
+    // coordinates -> offset -> coordinates is the identity.
+    for x in 0..4096u64 {
+        assert_eq!(l.apply_flat(inv.apply_flat(x)), x);
+    }
+    let (same, flipped) = smem_direction(&inv).unwrap();
+    assert!(!flipped);
+    assert_eq!(same, inv);
+    // fp4_padded is not injective: the right inverse picks the real (unpadded) offsets.
+    let fp4 = Gluon::parse("NVMMASharedLayout(128, 8, 2, False, True)")
+        .unwrap()
+        .to_linear(&[64, 128])
+        .unwrap();
+    let (inv, _) = smem_direction(&fp4).unwrap();
+    for x in 0..(64 * 128u64) {
+        let off = inv.apply_flat(x);
+        assert_eq!(off >> 3 & 1, 0, "offset {off} is a padded slot");
+        assert_eq!(fp4.apply_flat(off), x);
+    }
+}

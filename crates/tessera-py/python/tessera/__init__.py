@@ -16,6 +16,7 @@ from ._tessera import (
     bank_conflicts,
     ComposedLayout,
     Layout,
+    LinearLayout,
     Results,
     Swizzle,
     Schedule,
@@ -103,6 +104,7 @@ def load_schedule(path: str) -> Schedule:
 
 
 from ._tessera import _PyCuteLayout  # noqa: E402  (the pycute face of Layout)
+from . import triton  # noqa: E402  (Triton and Gluon layouts in and out)
 
 __version__ = "0.1.0"
 
@@ -121,6 +123,7 @@ __all__ = [
     "Error",
     "InadmissibleComposition",
     "Layout",
+    "LinearLayout",
     "NoUnitStride",
     "NonInjective",
     "NonPositiveShape",
@@ -174,6 +177,7 @@ __all__ = [
     "tile_to_shape",
     "tiled_divide",
     "tiled_product",
+    "triton",
     "tma_check",
     "upcast",
     "zipped_divide",

@@ -51,6 +51,21 @@ pub enum GluonError {
     Linear(#[from] LinearError),
 }
 
+impl GluonError {
+    /// A stable snake_case code (`gluon_parse`, `gluon_field`, `gluon_shape`, or the linear
+    /// layout's `linear_*`).
+    ///
+    /// Pre: none. Post: non-empty.
+    pub fn code(&self) -> &'static str {
+        match self {
+            GluonError::Parse { .. } => "gluon_parse",
+            GluonError::Field { .. } => "gluon_field",
+            GluonError::Shape { .. } => "gluon_shape",
+            GluonError::Linear(e) => e.code(),
+        }
+    }
+}
+
 /// Result of a Gluon operation.
 pub type GResult<T> = std::result::Result<T, GluonError>;
 
@@ -216,6 +231,149 @@ pub fn parse_value(text: &str) -> GResult<Value> {
         return p.err("unexpected text after the value");
     }
     Ok(v)
+}
+
+/// A linear layout from its text form (`register = [[0, 1]] -> dim0 = 2`) or from the JSON of
+/// [`LinearLayout::to_json`] (`{"in_dims": [{"name": …, "bases": […]}], "out_dims": [{"name": …,
+/// "size": …}]}`), told apart by the leading `{`.
+///
+/// Pre: well-formed text. Post: `linear_from_text(&l.to_json()) == Ok(l)`.
+pub fn linear_from_text(text: &str) -> Result<LinearLayout, LinearError> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        return linear_from_json(t);
+    }
+    LinearLayout::parse(t)
+}
+
+fn linear_from_json(t: &str) -> Result<LinearLayout, LinearError> {
+    let bad = |d: &str| LinearError::Parse {
+        column: 1,
+        message: format!("JSON linear layout: {d}"),
+    };
+    // `{"k": v, …}` becomes the call `O(k=v, …)` and a string value `"s"` the call `S_s()`, so
+    // the literal reader takes it (JSON's lists and numbers are Python literals).
+    let mut s = String::with_capacity(t.len() + 16);
+    let mut chars = t.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => s.push_str("O("),
+            '}' => s.push(')'),
+            ':' => return Err(bad("a `:` outside a key")),
+            '"' => {
+                let mut name = String::new();
+                for d in chars.by_ref() {
+                    if d == '"' {
+                        break;
+                    }
+                    if !(d.is_ascii_alphanumeric() || d == '_') {
+                        return Err(bad("names are letters, digits and `_`"));
+                    }
+                    name.push(d);
+                }
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek() == Some(&':') {
+                    chars.next();
+                    s.push_str(&name);
+                    s.push('=');
+                } else {
+                    s.push_str("S_");
+                    s.push_str(&name);
+                    s.push_str("()");
+                }
+            }
+            other => s.push(other),
+        }
+    }
+    let v = parse_value(&s).map_err(|e| bad(&e.to_string()))?;
+    let Value::Call(_, _, kw) = v else {
+        return Err(bad("expected an object"));
+    };
+    let field =
+        |kw: &[(String, Value)], k: &str| kw.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let list = |v: Option<Value>| -> Vec<Value> {
+        match v {
+            Some(Value::List(xs)) => xs,
+            _ => Vec::new(),
+        }
+    };
+    let name_of = |kw: &[(String, Value)]| -> Option<String> {
+        match field(kw, "name") {
+            Some(Value::Call(n, _, _)) => n.strip_prefix("S_").map(str::to_string),
+            _ => None,
+        }
+    };
+    let int = |v: &Value| match v {
+        Value::Int(i) if *i >= 0 => Some(*i as u64),
+        _ => None,
+    };
+    let mut ins: Vec<(String, Vec<Vec<u64>>)> = Vec::new();
+    for d in list(field(&kw, "in_dims")) {
+        let Value::Call(_, _, kw) = d else {
+            return Err(bad("in_dims entries are objects"));
+        };
+        let name = name_of(&kw).ok_or_else(|| bad("an in_dim without a name"))?;
+        let bases = list(field(&kw, "bases"))
+            .iter()
+            .map(|b| match b {
+                Value::List(xs) => xs.iter().map(int).collect::<Option<Vec<u64>>>(),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| bad("bases are lists of non-negative integers"))?;
+        ins.push((name, bases));
+    }
+    let mut outs: Vec<(String, u64)> = Vec::new();
+    for d in list(field(&kw, "out_dims")) {
+        let Value::Call(_, _, kw) = d else {
+            return Err(bad("out_dims entries are objects"));
+        };
+        let name = name_of(&kw).ok_or_else(|| bad("an out_dim without a name"))?;
+        let size = field(&kw, "size")
+            .as_ref()
+            .and_then(int)
+            .ok_or_else(|| bad("an out_dim without a size"))?;
+        outs.push((name, size));
+    }
+    let ins: Vec<(&str, Vec<Vec<u64>>)> =
+        ins.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let outs: Vec<(&str, u64)> = outs.iter().map(|(n, s)| (n.as_str(), *s)).collect();
+    LinearLayout::new(&ins, &outs)
+}
+
+/// A shared-memory linear layout in the direction bank analysis reads, `coordinates → offset`,
+/// and whether it had to be inverted: a layout with an `offset` input and no `offset` output is
+/// Triton's direction (`offset[, block] → dim0 …`), restricted to block 0 and inverted (a right
+/// inverse with the free offset bits zero when it is not injective, as for `fp4_padded`).
+///
+/// Pre: in Triton's direction, surjective on the coordinates. Post: `r.compose(l) == id` on the
+/// coordinates in that case; otherwise `r == l`.
+pub fn smem_direction(l: &LinearLayout) -> Result<(LinearLayout, bool), LinearError> {
+    let has_in = l.in_dims().iter().any(|d| d.name == "offset");
+    let has_out = l.out_dims().iter().any(|d| d.name == "offset");
+    if !has_in || has_out {
+        return Ok((l.clone(), false));
+    }
+    let outs: Vec<(&str, u64)> = l
+        .out_dims()
+        .iter()
+        .map(|d| (d.name.as_str(), 1u64 << d.bits))
+        .collect();
+    let offset: Vec<Vec<u64>> = l
+        .in_dims()
+        .iter()
+        .find(|d| d.name == "offset")
+        .map(|d| d.bases.iter().map(|&b| l.split_out(b)).collect())
+        .unwrap_or_default();
+    let within = LinearLayout::new(&[("offset", offset)], &outs)?;
+    let inv = if within.is_injective() {
+        within.invert()?
+    } else {
+        within.pseudo_invert()?
+    };
+    Ok((inv, true))
 }
 
 /// The Gluon layout classes of Triton 3.9 (their dataclass fields).
@@ -1569,6 +1727,16 @@ pub fn to_gluon(l: &LinearLayout) -> Option<String> {
                 });
             }
         }
+    }
+    for tr in [false, true] {
+        cands.push(Gluon::NvmmaShared {
+            swizzle_byte_width: 128,
+            element_bitwidth: 8,
+            rank,
+            transposed: tr,
+            fp4_padded: true,
+            cga_layout: Vec::new(),
+        });
     }
     for g in &cands {
         if matches(g) {
