@@ -218,3 +218,25 @@ def test_bank_conflicts_take_linear_layouts_in_either_direction():
     assert a.wavefronts == b.wavefronts == c.wavefronts == 64
     plain = tt.from_gluon("NVMMASharedLayout(0, 16)", [64, 64])
     assert tessera.bank_conflicts(plain, atom="ldmatrix.x4", dtype="f16").wavefronts == 512
+
+
+def test_readme_triton_section_examples():
+    import doctest
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme[readme.index("## Triton and Gluon"):]
+    section = section[: section.index("\n## ", 3)]
+    blocks = [b.split("```")[0] for b in section.split("```python\n")[1:]]
+    assert blocks
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        for i, b in enumerate(blocks):
+            runner.run(parser.get_doctest(b, {}, f"README-triton-{i}", "README.md", 0))
+    finally:
+        os.chdir(cwd)
+    r = runner.summarize(verbose=False)
+    assert r.failed == 0 and r.attempted >= 8

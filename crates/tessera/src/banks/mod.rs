@@ -1313,6 +1313,9 @@ pub const CODES: &[(&str, &str, &str, &str)] = &[
     ("linear_mode", "power-of-two shapes and non-negative strides", "A mode whose shape is not a power of two, or whose stride is negative, cannot be F2-linear.", "LinearLayout::from_layout(\"(4,3):(1,4)\")"),
     ("linear_no_cute_form", "pairwise disjoint bases (or a swizzle that makes them so); offset 0", "A linear layout has a CuTe form when its bases share no bit (then XOR = +), or after one Swizzle<B,M,S>; a composed layout with a non-zero offset is affine, not linear.", "LinearLayout::from_any_layout(\"Sw<3,3,3> o 8 o (64,64):(64,1)\")"),
     ("linear_parse", "well-formed text", "The text form is `in = [[..], ..], .. -> out = size, ..`.", "LinearLayout::parse(\"a = [[1] -> x = 2\")"),
+    ("gluon_parse", "a Gluon constructor call", "A Gluon layout is read from its constructor text, as repr() prints it: `Class(field=value, ...)` or positional fields in the dataclass's order; integers, True/False, lists and nested layouts. The message gives the column.", "tessera.triton.from_gluon(\"BlockedLayout([1, 4] [4, 8])\", [4, 4])"),
+    ("gluon_field", "the class's fields, each of its kind and rule", "An unknown class or field, a missing field, a value of the wrong kind, or a value against the class's rule (an order that is not a permutation, a swizzle width other than 0/32/64/128, a DotOperandLayout parent that is not an MMA layout).", "tessera.triton.from_gluon(\"SwizzledSharedLayout(8, 1, 8, [0, 0])\", [64, 64])"),
+    ("gluon_shape", "a shape of the layout's rank, power-of-two sizes, at least one swizzle tile", "A Gluon layout becomes a linear layout over a tensor shape: the shape must have the layout's rank and power-of-two sizes, and an NVMMA shared layout's TMA box must hold one swizzle tile (8 rows of the swizzle width).", "tessera.triton.from_gluon(\"NVMMASharedLayout(128, 16)\", [4, 4])"),
 ];
 
 #[cfg(test)]
