@@ -50,6 +50,16 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
         ],
     ),
     (
+        "notation",
+        &[
+            &["parse", "value", "write"],
+            &["ops"],
+            &["direct"],
+            &["expr"],
+            &["ragged"],
+        ],
+    ),
+    (
         "tma",
         &[
             &["error"],
