@@ -7,6 +7,7 @@
 pub mod atoms;
 pub mod coalesce;
 pub mod complement;
+mod complement_fast;
 pub mod composition;
 pub mod decide;
 pub mod divide;
