@@ -307,7 +307,11 @@ proptest! {
         new in prop::sample::select(vec![4i64, 8, 16, 24, 32, 64]),
     ) {
         let r = algebra::recast_layout(&l, old, new);
-        if l.leaves().any(|m| m.stride == 1) {
+        // A pure upcast or downcast (one of the factors 1): the bit-level route is the same map.
+        // (With both factors > 1 CuTe's chain `downcast(upcast(L, num), den)` is the definition,
+        // and on a non-injective L it differs from the bit-level route, e.g. (6,2):(1,3) 16 → 24.)
+        let (num, den) = algebra::recast_ratio(old, new).unwrap();
+        if l.leaves().any(|m| m.stride == 1) && (num == 1 || den == 1) {
             let bits = algebra::downcast(&l, old).and_then(|b| algebra::upcast(&b, new));
             if let (Ok(r), Ok(b)) = (&r, &bits) {
                 prop_assert_eq!(r, b, "recast_layout({}, {}, {})", l, old, new);
