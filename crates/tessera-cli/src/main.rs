@@ -10,6 +10,7 @@ mod ragged;
 mod report;
 mod schedule;
 mod simplify;
+mod strict;
 mod tma;
 mod tour;
 
