@@ -18,6 +18,8 @@
 //! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each);
 //!   then swizzled layouts, linear layouts and ragged tiles built on them.
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
+//! - [`symbolic`]: layouts with runtime extents: symbolic leaves, facts, the decision procedure
+//!   (proved / refuted with a witness / guard) and the algebra over them.
 //! - [`obligation`]: checked suggestions ([`Error::suggestions`], each evaluated in the expression
 //!   language before it is returned), notes, compile-time checks and the error catalogue; it
 //!   re-exports the [`error`] vocabulary.
@@ -39,6 +41,7 @@ pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
+pub mod symbolic;
 pub mod tma;
 
 pub use error::{Error, Result};

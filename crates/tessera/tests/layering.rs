@@ -22,6 +22,7 @@ const LAYERS: &[(&[&str], bool)] = &[
     (&["layout", "error"], true),
     (&["algebra"], false),
     (&["notation"], false),
+    (&["symbolic"], false),
     (&["obligation"], false),
     (&["domain"], false),
     (&["banks"], false),
