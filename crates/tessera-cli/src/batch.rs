@@ -55,6 +55,10 @@ struct Request<'a> {
     /// With `ragged`: the names of the user's coordinates in the predicate.
     #[serde(default)]
     names: Option<Vec<String>>,
+    /// With `expr`: facts about runtime extents; the expression is evaluated symbolically and
+    /// answered with its guards (docs/symbolic.md).
+    #[serde(default)]
+    assume: Option<Vec<String>>,
 }
 
 fn error(code: &str, message: impl std::fmt::Display) -> Json {
@@ -138,6 +142,9 @@ fn body(r: &Request) -> Json {
     match (&r.expr, &r.schedule, &r.tma) {
         (Some(e), None, None) if r.ragged == Some(true) => {
             crate::ragged::json_answer(e, r.names.as_deref())
+        }
+        (Some(e), None, None) if r.assume.is_some() => {
+            crate::symbolic::json_answer(e, r.assume.as_deref().unwrap_or_default())
         }
         (Some(e), None, None) => expr(e, r.pycute.unwrap_or(false)),
         (None, Some(s), None) => schedule(s),

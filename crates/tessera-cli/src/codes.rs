@@ -370,6 +370,54 @@ pub const OTHER: &[Code] = &[
         explanation: "With `--smem LAYOUT`, the box the descriptor writes with its swizzle mode (Swizzle<1,4,3>, <2,4,3> or <3,4,3> over bytes, recast to the element type) must equal LAYOUT as a function on every box element. The message names the first box coordinate where they differ and the two element offsets; the checked suggestions are the swizzle modes that do write LAYOUT, and the GMMA atoms whose tiling is what the descriptor writes.",
         example: "tessera tma --dtype f16 --shape 4096,4096 --box 64,64 --swizzle 64B --smem 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))'",
     },
+    Code {
+        code: "unknown_name",
+        title: "a fact names a name the expression does not use",
+        explanation: "Facts (`--assume`) are about the names of the symbolic expression (or names a definition `X == a*Y + b` reaches from them); a fact about another name is most likely a typo. See docs/symbolic.md.",
+        example: "tessera eval --assume 'Q % 2 == 0' 'coalesce((M,N):(1,M))'",
+    },
+    Code {
+        code: "contradictory_facts",
+        title: "the facts have no common solution",
+        explanation: "The message names the fact that made the fact base inconsistent and the facts it contradicts (residues with no common solution by the Chinese remainder theorem, a range with no value in the residue class, a value breaking a bound).",
+        example: "tessera eval --assume 'M % 2 == 1' --assume 'M % 4 == 0' 'coalesce((M,N):(1,M))'",
+    },
+    Code {
+        code: "nonlinear_fact",
+        title: "a fact is non-linear",
+        explanation: "Facts are linear in one name (`M % 128 == 0`, `K >= 64`) or define one name as `a*Y + b`; a product of names (`M*N % 8 == 0`) cannot be decided with. State facts about each name instead.",
+        example: "tessera eval --assume 'M*N % 8 == 0' 'coalesce((M,N):(1,M))'",
+    },
+    Code {
+        code: "unsupported_fact",
+        title: "a linear fact of a shape the engine does not take",
+        explanation: "Relations between two names other than a definition (`M >= N`), `!=` facts and residue facts on expressions are refused; write a bound, a residue or a definition of one name.",
+        example: "tessera eval --assume 'M >= N' 'coalesce((M,N):(1,M))'",
+    },
+    Code {
+        code: "refuted",
+        title: "an obligation is false for every size the facts allow",
+        explanation: "The symbolic algebra decided that a condition the operation needs (a divisibility, an in-bounds coordinate) fails for every assignment satisfying the facts; the message gives a witness assignment. The integer algebra refuses the instantiated call too.",
+        example: "tessera eval --symbolic 'zipped_divide((12,(4,8)):(7,(1,30)),128)'",
+    },
+    Code {
+        code: "symbolic_unsupported",
+        title: "an operation or argument the symbolic algebra does not take",
+        explanation: "The symbolic language accepts the operations listed in docs/symbolic.md with layouts, tilers, expressions and coordinates; swizzled layouts, ragged forms and non-compact thread layouts are not symbolic yet.",
+        example: "tessera eval --symbolic 'local_partition((M,K):(K,1),(32,4):(8,1),t)'",
+    },
+    Code {
+        code: "unbound_name",
+        title: "a name has no value when a symbolic result is instantiated",
+        explanation: "Instantiation (`.subs(...)`) needs a value for every name of the result.",
+        example: "Python: tessera.Layout('(M,K):(K,1)').subs(M=4)",
+    },
+    Code {
+        code: "division_by_zero",
+        title: "an expression divides by zero",
+        explanation: "A constant divisor 0 in `/`, `%` or `ceil_div`, or a symbolic divisor that evaluates to 0 at instantiation.",
+        example: "tessera eval --symbolic '(M/0):1'",
+    },
 ];
 
 /// The entry of a code.

@@ -10,6 +10,7 @@ mod ragged;
 mod report;
 mod schedule;
 mod simplify;
+mod symbolic;
 mod tma;
 mod tour;
 
@@ -53,6 +54,16 @@ enum Command {
         /// With --ragged: draw the padded tile grid with its holes to this SVG file.
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
+        /// Evaluate over runtime extents (names in leaves, docs/symbolic.md): the result and
+        /// its guards. Implied by --assume and --emit-guard.
+        #[arg(long)]
+        symbolic: bool,
+        /// A fact about the names (repeatable): `M % 128 == 0`, `K >= 64`, `M == 4*P`.
+        #[arg(long)]
+        assume: Vec<String>,
+        /// Also print the guards' conjunction as a C++ or Python expression (`cpp`, `python`).
+        #[arg(long)]
+        emit_guard: Option<String>,
     },
     /// Answer JSON lines from stdin (`{"id": .., "expr": ".."}`, `"schedule"` or `"tma"`
     /// requests; docs/batch.md): one JSON line out per line in, flushed per line, in order.
@@ -104,6 +115,15 @@ fn main() -> ExitCode {
                 None => rc,
             }
         }
+        Command::Eval {
+            expr,
+            symbolic,
+            assume,
+            emit_guard,
+            ..
+        } if symbolic || !assume.is_empty() || emit_guard.is_some() => {
+            symbolic::run(&expr, &assume, emit_guard.as_deref())
+        }
         Command::Eval { expr, pycute, .. } => match tessera::notation::eval_noted(&expr) {
             (Ok(v), notes) => {
                 let text = match (&v, pycute) {
@@ -141,7 +161,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes to stdout, ignoring a closed pipe (`tessera tour | head` must not panic).
-fn out(text: &str) {
+pub(crate) fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 

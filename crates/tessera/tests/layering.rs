@@ -517,7 +517,7 @@ fn a_wrong_import_is_named() {
     assert_eq!(inner.len(), 1, "{inner:?}");
     assert!(inner[0].contains("inside `tma`, `rules` (inner layer 1) imports inner layer 2"));
     let same = check_file(Path::new("banks/mod.rs"), "use crate::tma::Request;\n");
-    assert!(same[0].contains("imports `tma` (layer 6)"), "{same:?}");
+    assert!(same[0].contains("imports `tma` (layer 7)"), "{same:?}");
     let root = check_file(Path::new("algebra/mod.rs"), "fn f(_: crate::Nope) {}\n");
     assert!(root[0].contains("neither a layered module"), "{root:?}");
     // Not imports: comments, doc links, strings, test modules, the mutual bottom layer, downward.

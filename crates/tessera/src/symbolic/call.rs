@@ -162,10 +162,18 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     if !nonneg.is_empty() {
         facts.set_nonnegative(&nonneg)?;
     }
+    let facts_for_tidy = facts.clone();
     let mut ctx = Ctx::new(facts);
     let v = apply(&mut ctx, op, args)?;
     let v = tidy_value(&ctx.facts, v)?;
-    Ok(ctx.finish(v))
+    let mut out = ctx.finish(v);
+    // Guards read better with the quotients the facts make exact (`M/128 > bm`); the original
+    // facts (not the guards) justify the rewrite, so the guard means the same.
+    for g in &mut out.guards {
+        g.pred.lhs = facts_for_tidy.tidy(&g.pred.lhs)?;
+        g.pred.rhs = facts_for_tidy.tidy(&g.pred.rhs)?;
+    }
+    Ok(out)
 }
 
 fn tidy_item(f: &Facts, it: Item) -> Result<Item, SymError> {
