@@ -568,8 +568,14 @@ fn domains(t: &mut Tour) {
     use tessera::domain::{equiv::compare, parse, report::analyze};
     t.heading("6. Seed: the divisibility of split (nvFuser iteration domains)");
     for (title, text) in [
-        ("Figure 1: 6 items split by 4, allocated as 2x4", FIGURE1),
-        ("Figure 2: three indivisible splits", FIGURE2),
+        (
+            "The 6-by-4 example: 6 items split by 4, allocated as 2x4",
+            FIGURE1,
+        ),
+        (
+            "The three-splits example: three indivisible splits",
+            FIGURE2,
+        ),
     ] {
         t.say(&format!("  {title}:"));
         statements(t, text);
@@ -584,7 +590,7 @@ fn domains(t: &mut Tour) {
     }
     for (title, a, b) in [
         (
-            "Figure 3: split-then-merge vs merge-then-split (5 is not divisible by 4)",
+            "The merge-split example: split-then-merge vs merge-then-split (5 is not divisible by 4)",
             LISTING1,
             LISTING2,
         ),

@@ -53,7 +53,10 @@ from ._tessera import (
     upcast,
     zipped_divide,
     zipped_product,
+    apply,
+    operations,
 )
+from . import _tessera as _native
 from .errors import (
     ArgumentType,
     Arity,
@@ -178,4 +181,16 @@ __all__ = [
     "upcast",
     "zipped_divide",
     "zipped_product",
+    "apply",
+    "operations",
 ]
+
+# Every operation of the library's registry (``tessera.operations()``) is a function of this
+# package: a hand-written binding where there is one, else the native generic one that
+# ``_tessera`` made from the registry row. Nothing here names an operation.
+for _name, *_row in _native.operations():
+    if _name not in globals():
+        globals()[_name] = getattr(_native, _name)
+    if _name not in __all__:
+        __all__.append(_name)
+del _name, _row
