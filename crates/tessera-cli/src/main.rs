@@ -10,6 +10,7 @@ mod ragged;
 mod report;
 mod schedule;
 mod simplify;
+mod strict;
 mod symbolic;
 mod tma;
 mod tour;
