@@ -812,6 +812,12 @@ fn issue30_cases() -> Vec<Case> {
             &["tma", "--file", &big_tma],
             Want::Error("bad_json", 2),
         ),
+        sched_with(
+            "an enumeration past its bound names the loop line",
+            "I0 = iter 100000\nI1 = iter 100000\nI2 = merge I0, I1\nI3, I4 = split I2 by 3\nloop I3 I4\n",
+            &["--lowering", "ours"],
+            Want::Error("too_many_points", 1),
+        ),
         batch(
             "batch: arrays are not requests",
             b"[1,\"size(4:1)\"]\n[\"size(4:1)\"]\n{\"id\":3,\"expr\":\"size(4:1)\"}\n".to_vec(),
@@ -1072,4 +1078,20 @@ fn batch_answers_each_line_before_the_next_arrives() {
     }
     drop(w);
     assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn an_enumeration_past_its_bound_says_where() {
+    let f = tmp(
+        "enum_line.tsch",
+        b"I0 = iter 100000\nI1 = iter 100000\nI2 = merge I0, I1\nI3, I4 = split I2 by 3\nloop I3 I4\n",
+    );
+    let o = run(&["schedule", &f, "--lowering", "ours"], None, &[]);
+    assert_eq!(o.status, Some(1));
+    assert!(
+        o.stderr.contains("error[too_many_points]")
+            && o.stderr.contains("line 5, column 1 (the `loop` statement)"),
+        "{}",
+        o.stderr
+    );
 }

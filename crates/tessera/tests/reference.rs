@@ -445,7 +445,12 @@ proptest! {
                 prop_assert!((0..32).contains(&b0));
             }
             (Err(x), Err(y)) => {
-                prop_assert_eq!(x.code(), y.code());
+                // The simulator checks every address first (on its own), so an input with two
+                // faults may be refused for either.
+                prop_assert!(
+                    x.code() == y.code() || x.code() == "banks_address" || y.code() == "banks_address",
+                    "{}: {} vs {}", l, x, y
+                );
                 if x.code() == "banks_address" {
                     prop_assert!(!span_fits, "{}: {}", l, x);
                 }
