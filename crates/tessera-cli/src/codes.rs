@@ -370,6 +370,12 @@ pub const OTHER: &[Code] = &[
         explanation: "With `--smem LAYOUT`, the box the descriptor writes with its swizzle mode (Swizzle<1,4,3>, <2,4,3> or <3,4,3> over bytes, recast to the element type) must equal LAYOUT as a function on every box element. The message names the first box coordinate where they differ and the two element offsets; the checked suggestions are the swizzle modes that do write LAYOUT, and the GMMA atoms whose tiling is what the descriptor writes.",
         example: "tessera tma --dtype f16 --shape 4096,4096 --box 64,64 --swizzle 64B --smem 'tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))'",
     },
+    Code {
+        code: "bad_config",
+        title: "the kernel configuration cannot be read",
+        explanation: "A field of the `tessera check` configuration (TOML, JSON, `--space`), a fact in `assume`, or a CUTLASS kernel name is not understood; the message names the field and what was expected (docs/check.md).",
+        example: "tessera check --cutlass cutlass_nonsense",
+    },
 ];
 
 /// The entry of a code.

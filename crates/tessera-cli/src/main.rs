@@ -2,6 +2,7 @@
 
 mod banks;
 mod batch;
+mod check;
 mod codes;
 mod diagnostic;
 mod exit;
@@ -77,6 +78,9 @@ enum Command {
     Simplify(simplify::Args),
     /// Shared-memory bank conflicts of an access, or a swizzle synthesized for a writer and reader.
     Banks(banks::Args),
+    /// Check a whole GEMM kernel configuration (TOML, a CUTLASS kernel name, or a search space):
+    /// every obligation proved, refuted with a witness and checked fixes, or a runtime guard.
+    Check(check::Args),
 }
 
 fn main() -> ExitCode {
@@ -137,6 +141,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
         Command::Banks(args) => banks::run(args),
+        Command::Check(args) => check::run(args),
     }
 }
 
@@ -156,6 +161,19 @@ fn explain(code: &str) -> ExitCode {
             let _ = writeln!(o, "{c}: {ob}\n\n{text}\n");
             let _ = writeln!(o, "exit status: {}", exit::status_number(c));
             let _ = writeln!(o, "\nminimal example:\n  {ex}");
+            out(&o);
+            return ExitCode::SUCCESS;
+        }
+        if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
+            .iter()
+            .find(|e| e.0 == code)
+        {
+            let _ = writeln!(
+                o,
+                "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+            );
+            let _ = writeln!(o, "verdicts: proved, refuted (exit status 1), runtime (a guard), warning; docs/check.md");
+            let _ = writeln!(o, "\nexample:\n  {ex}");
             out(&o);
             return ExitCode::SUCCESS;
         }

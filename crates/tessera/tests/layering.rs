@@ -1,7 +1,7 @@
 //! The library's imports run one way (the order documented in `src/lib.rs`):
 //!
 //! ```text
-//! layout + error → algebra → notation → obligation → domain → banks → tma → render
+//! layout + error → algebra → notation → obligation → domain → banks → tma → check → render
 //! ```
 //!
 //! This test reads every file under `src/`, extracts the module paths the code names
@@ -26,6 +26,7 @@ const LAYERS: &[(&[&str], bool)] = &[
     (&["domain"], false),
     (&["banks"], false),
     (&["tma"], false),
+    (&["check"], false),
     (&["render"], false),
 ];
 
@@ -46,6 +47,17 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             ],
             &["swizzled", "linear", "ragged"],
             &["atoms"],
+        ],
+    ),
+    (
+        "check",
+        &[
+            &["facts"],
+            &["config"],
+            &["derive"],
+            &["cutlass"],
+            &["rules"],
+            &["text"],
         ],
     ),
     (
