@@ -11,7 +11,7 @@
 
     - [rust_coalesceZ]: Rust's [coalesce] ([CoalesceImpl.rust_coalesce]);
       [rust_coalesceZ_of_nat] and [rust_coalesceZ_normal_form].
-    - [complement1Z]: seed III's rank-1 complement ([Complement.complement1]);
+    - [complement1Z]: the Complementation theorem's rank-1 complement ([Complement.complement1]);
       [complement1Z_of_nat]. *)
 
 From Coq Require Import Arith Lia List ZArith.

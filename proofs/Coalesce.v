@@ -1,4 +1,4 @@
-(** * Coalescence (seed II, "The Sense/Net Pyramid")
+(** * Coalescence (Coalescence as normalization; ARCHITECTURE.md, glossary)
 
     The one-step rewrite [tryCoalesce] (left unit, right unit, packed merge),
     its termination, the soundness of each rule, and the soundness of the

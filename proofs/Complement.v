@@ -1,4 +1,4 @@
-(** * Complementation (seed III, "Built Him up From Nothing")
+(** * Complementation (the Complementation theorem; ARCHITECTURE.md, glossary)
 
     For the rank-1 layout [A = (N):(d)] inside the region [\[0, M)] with
     [N * d | M], the seed's complement is [B = (d, M/(N d)) : (1, N d)] and

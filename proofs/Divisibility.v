@@ -1,4 +1,4 @@
-(** * Divisibility of split (seed 002, nvFuser "Divisibility of Split")
+(** * Divisibility of split (nvFuser's Divisibility of Split; ARCHITECTURE.md, glossary)
 
     Part 1: the integer-division lemmas of nvFuser's integer-division.md
     (Euclidean division, numbered as there) that the theorems use.

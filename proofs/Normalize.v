@@ -182,7 +182,7 @@ Proof.
   - intros I. rewrite <- (Val I ta), <- (Val I tb), H. reflexivity.
 Qed.
 
-(** Figure 3 with [n | n2]: [split(merge(R1, R2), n)] normalises to
+(** The merge-split example with [n | n2]: [split(merge(R1, R2), n)] normalises to
     [merge(R1, split(R2, n).outer)] and [split(R2, n).inner]. *)
 Example figure3_normal_form :
   let E := fun r => match r with O => 3 | _ => 8 end in

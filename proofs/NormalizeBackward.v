@@ -4,7 +4,7 @@
     the roots, normalised with Theorem 5 ([Normalize.v]).  It uses these
     terms only when every index is computed backward (from the loop
     domain towards the roots, [eval.rs]'s [plan]) and no IterDomain is used
-    twice; its claim is Def 1.2 of the seed 002: the same root indices at
+    twice; its claim is Def 1.2 of nvFuser's Divisibility of Split: the same root indices at
     every loop point, holes included.
 
     The backward map of a loop domain [L] (a list of terms) at a loop point
@@ -33,7 +33,7 @@
       the same root indices ([normal_forms_same_roots]);
     - [split_exact_of_loop]: when every split's inner output is itself a
       loop IterDomain, [split_exact] holds at every point of the box;
-    - [figure3_backward]: Figure 3 with [f | E(B)], at every loop point
+    - [figure3_backward]: the merge-split example with [f | E(B)], at every loop point
       [(o, i)] with [0 <= i < f] and any integer [o], gives the same root
       indices (an instance of the congruence);
     - [backward_check_sound]: a decidable check on the two domains' terms
@@ -41,7 +41,7 @@
       IterDomain, the second is [wf], and every merge's inner input of the
       second is [in_range], i.e. anchored at a loop IterDomain or a merge's
       inner input of the first) makes the rule sound at every point of the
-      box, holes included ([backward_check_examples]: Figure 3 and the
+      box, holes included ([backward_check_examples]: the merge-split example and the
       embedded Theorem 5 of [domain_proptest.rs] pass, the counterexample
       below fails);
     - [normal_forms_unsound_at_holes]: without [split_exact] the claim is
@@ -387,7 +387,7 @@ Proof.
   rewrite Hv. unfold inner_ext. simpl in Bv. destruct ok; exact Bv.
 Qed.
 
-(** ** Figure 3: the congruence at every loop point with [0 <= i < f] *)
+(** ** the merge-split example: the congruence at every loop point with [0 <= i < f] *)
 
 Ltac in_tac := simpl; repeat (first [left; reflexivity | right]).
 
@@ -661,7 +661,7 @@ Proof.
   exact (in_range_sound E L1 p rho1 C1 X1 Box b (M _ Hm)).
 Qed.
 
-(** The check on examples: Figure 3 ([E(A) = 3], [E(B) = 8], [f = 4])
+(** The check on examples: the merge-split example ([E(A) = 3], [E(B) = 8], [f = 4])
     passes; the counterexample fails it both ways; the embedded Theorem 5
     of [domain_proptest.rs] ([I1{2}], [I2{8}], split by 4, then the outer
     output split by 3, which leaves holes) has equal normal forms and

@@ -257,7 +257,7 @@ Proof.
   - intros A v Hv. apply A, Sub, Hv.
 Qed.
 
-(** Example: Figure 2's first split, [I1, I2 = split I0 by 6] with
+(** Example: the three-splits example's first split, [I1, I2 = split I0 by 6] with
     [E(I0) = 32] (indivisible), propagated backward: Theorem 1 drops [I1]
     given [I0] and [I2]. *)
 Example split_rule_example :

@@ -183,7 +183,7 @@ Proof.
 Qed.
 
 (** Without any predicate, holes are zero-filled iff every hole is outside
-    the tensor; seed 000's phrasing of the FTTC ("the box size must divide
+    the tensor; the Complementation seed's phrasing of the FTTC ("the box size must divide
     the tensor size, and the element stride must divide the box size")
     is sufficient for that, but not necessary for strong correctness:
     [S = 6, B = 4, e = 2] has [B] not dividing [S] and is strongly correct

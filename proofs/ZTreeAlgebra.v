@@ -94,7 +94,7 @@ Proof.
 Qed.
 
 (** A tiling meets the tree only at offset 0, and only at index 0 of both:
-    the complement is disjoint from the tree (seed III's disjointness, on
+    the complement is disjoint from the tree (the Complementation theorem's disjointness, on
     trees with any strides). *)
 Corollary ztiles_disjoint : forall t C N i j, ztpos t -> zpos C -> ztiles t C N ->
   0 <= i < ztsize t -> 0 <= j < zsize C -> zteval t i = zeval C j -> i = 0 /\ j = 0.

@@ -26,7 +26,8 @@ pub struct Args {
     /// `SM75_U32x4_LDSM_N`, `cp.async.16`, `tma`).
     #[arg(long)]
     pub atom: Option<String>,
-    /// The element type (f16, bf16, f32, tf32, f64, i8, u8, e4m3, e5m2, i16, i32, u32, i64).
+    /// The element type (f16, bf16, f32, tf32, f64, i8, u8, e4m3, e5m2, ue8m0, i16, u16, i32, u32,
+    /// i64, u64: every whole-byte type of `tessera::target`).
     #[arg(long)]
     pub dtype: String,
     /// With `--tv`: the instruction (`ld.shared`, `st.shared`, `ld.shared.W`, `cp.async.W`,

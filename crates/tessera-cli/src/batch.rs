@@ -189,10 +189,7 @@ fn expr_json(
 ) -> Json {
     match (r, notes) {
         (Ok(v), notes) => {
-            let s = match (&v, pycute) {
-                (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
-                _ => v.to_string(),
-            };
+            let s = tessera::notation::write::value_text(&v, pycute);
             if notes.is_empty() {
                 json!({"ok": s})
             } else {
@@ -384,12 +381,7 @@ fn expr_into(out: &mut String, id: &str, text: &str, pycute: bool) {
             out.push_str(id);
             out.push_str(",\"ok\":\"");
             let start = out.len();
-            match (&v, pycute) {
-                (tessera::notation::Value::Layout(l), true) => {
-                    tessera::notation::write::write_layout(out, l, true)
-                }
-                _ => tessera::notation::write::write_value(out, &v),
-            }
+            tessera::notation::write::write_value_face(out, &v, pycute);
             if out.as_bytes()[start..]
                 .iter()
                 .any(|&b| b == b'"' || b == b'\\' || b < 0x20)

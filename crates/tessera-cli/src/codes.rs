@@ -376,6 +376,30 @@ pub const OTHER: &[Code] = &[
         explanation: "A field of the `tessera check` configuration (TOML, JSON, `--space`), a fact in `assume`, or a CUTLASS kernel name is not understood; the message names the field and what was expected (docs/check.md).",
         example: "tessera check --cutlass cutlass_nonsense",
     },
+    Code {
+        code: "unknown_dtype",
+        title: "not the name of an element type",
+        explanation: "Element types are named by their short name (f16, bf16, f32, tf32, f64, e4m3, e5m2, ue8m0, i8, u8, i16, u16, i32, u32, i64, u64, i4, u4, e2m1, e2m3, e3m2), an alias (half, float, int8, …) or their CUTLASS name (half_t, float_e4m3_t, …): the one table `tessera::target::DTYPES`.",
+        example: "Rust: tessera::target::Dtype::parse(\"f17\")",
+    },
+    Code {
+        code: "arch_syntax",
+        title: "the text is not an architecture name",
+        explanation: "An architecture is written sm_NN, smNN, compute_NN or NN, with an optional `a` (architecture-specific) or `f` (family) suffix, or as a compute capability N.N. The message gives the 1-based column of the first character that does not fit.",
+        example: "Rust: tessera::target::Arch::parse(\"sm_9x\")",
+    },
+    Code {
+        code: "unknown_arch",
+        title: "a compute capability Tessera has no facts for",
+        explanation: "The architectures are the rows of `tessera::target::ARCHS`: sm_80, sm_86, sm_89, sm_90, sm_100, sm_103, sm_110 (sm_101), sm_120, sm_121. Adding one is one row there.",
+        example: "Rust: tessera::target::Arch::parse(\"sm_75\")",
+    },
+    Code {
+        code: "arch_suffix",
+        title: "a feature-set suffix the architecture does not have",
+        explanation: "The `a` suffix (architecture-specific features: wgmma, tcgen05) exists from sm_90, the `f` suffix (family features) from sm_100.",
+        example: "Rust: tessera::target::Arch::parse(\"sm_86a\")",
+    },
 ];
 
 /// The entry of a code.

@@ -32,6 +32,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Evaluate one expression, e.g. `tessera eval 'composition(20:2,(5,4):(4,1))'`.
+    #[command(after_long_help = eval_help())]
     Eval {
         /// The expression.
         expr: String,
@@ -83,6 +84,14 @@ enum Command {
     Check(check::Args),
 }
 
+/// The operations of the expression language, from the library's registry.
+fn eval_help() -> String {
+    format!(
+        "Operations (`tessera eval --help`; the registry tessera::notation::ops):\n{}",
+        tessera::notation::ops::help()
+    )
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -110,14 +119,7 @@ fn main() -> ExitCode {
         }
         Command::Eval { expr, pycute, .. } => match tessera::notation::eval_noted(&expr) {
             (Ok(v), notes) => {
-                let text = match (&v, pycute) {
-                    (tessera::notation::Value::Layout(l), true) => tessera::notation::pycute(l),
-                    (v, true) if v.to_any_layout().is_some() => {
-                        let a = v.to_any_layout().expect("checked");
-                        tessera::notation::pycute_any(&a)
-                    }
-                    _ => v.to_string(),
-                };
+                let text = tessera::notation::write::value_text(&v, pycute);
                 out(&format!("{text}\n"));
                 for n in &notes {
                     let _ = write!(std::io::stderr(), "{}", diagnostic::render_note(&expr, n));

@@ -94,7 +94,7 @@ fn out(text: &str) {
 
 /// The analysis as JSON (what `--json` prints, without `--equiv` and `--lowering`).
 ///
-/// Pre: `report` is `analyze(s)`. Post: a JSON object. Example: Figure 1 has `"holes": 2`.
+/// Pre: `report` is `analyze(s)`. Post: a JSON object. Example: the 6-by-4 example has `"holes": 2`.
 pub fn report_json(s: &Schedule, report: &Report) -> Value {
     let ours = report.strategies[0].check.as_ref();
     json!({

@@ -272,3 +272,27 @@ fn complement_with_holes_is_answered_with_a_note() {
     assert_eq!(code, 0);
     assert!(out.contains("warning[complement_holes]"), "{out}");
 }
+
+/// `tessera eval --help` lists every operation of the library's registry, and `eval --pycute`
+/// and batch's `"pycute": true` print a value (swizzled included) the same way.
+#[test]
+fn eval_help_is_the_registry_and_pycute_faces_agree() {
+    let (code, out, _) = tessera(&["eval", "--help"], None);
+    assert_eq!(code, 0);
+    for op in ::tessera::notation::ops::OPS {
+        assert!(out.contains(op.help), "eval --help lacks {}", op.name);
+    }
+    for e in [
+        "Sw<3,4,3> o 0 o (8,64):(64,1)",
+        "logical_divide((4,2,3):(2,1,8),4:2)",
+        "composition(Sw<2,0,2>,(4,4):(4,1))",
+    ] {
+        let (code, eval, _) = tessera(&["eval", "--pycute", e], None);
+        assert_eq!(code, 0, "{e}");
+        let line = format!("{{\"id\":1,\"expr\":\"{e}\",\"pycute\":true}}\n");
+        let (code, batch, _) = tessera(&["batch"], Some(&line));
+        assert_eq!(code, 0, "{e}");
+        let want = format!("{{\"id\":1,\"ok\":\"{}\"}}\n", eval.trim_end());
+        assert_eq!(batch, want, "{e}");
+    }
+}

@@ -1,4 +1,4 @@
-//! `tessera schedule`: pinned outputs of the shipped examples, the seed's Figure 2 JSON, emitted
+//! `tessera schedule`: pinned outputs of the shipped examples, the three-splits example's JSON, emitted
 //! Python and C++ that print the seed's sequences, equivalence, lowering, and errors.
 
 use std::path::{Path, PathBuf};

@@ -138,8 +138,8 @@ fn bank_conflicts(
     major: Option<&str>,
 ) -> PyResult<BankReport> {
     let smem = smem_arg(smem)?;
-    let dt = Dtype::parse(dtype)
-        .ok_or_else(|| bad("dtype", format!("unknown element type {dtype:?}")))?;
+    let dt = tessera::banks::text::parse_dtype(dtype)
+        .map_err(|_| bad("dtype", format!("unknown element type {dtype:?}")))?;
     let major = match major {
         None => None,
         Some("k" | "K") => Some(Major::K),

@@ -198,24 +198,8 @@ fn complement_into(
         Cotarget::Tuple(t) => Some(&**t),
     };
     match ct {
-        // `complement_disjoint` is the tiling complement when there is one, else its own.
-        Some(ct) if disjoint => match algebra::complement::complement_exact_into(a, ct, out) {
-            Err(e) if e.code() == "not_complementable" => {
-                set(out, algebra::complement::complement_disjoint(a, ct))
-            }
-            r => r,
-        },
+        _ if disjoint => algebra::complement::complement_pycute_into(a, ct, out),
         Some(ct) => algebra::complement_into(a, ct, out),
-        None if disjoint => set(
-            out,
-            algebra::complement_exact_default(a).or_else(|e| {
-                if e.code() == "not_complementable" {
-                    algebra::complement::complement_disjoint(a, &IntTuple::leaf(1))
-                } else {
-                    Err(e)
-                }
-            }),
-        ),
         None => set(out, algebra::complement_default(a)),
     }
 }

@@ -5,12 +5,9 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use tessera::algebra::ragged::{
-    ragged_divide, ragged_local_partition, ragged_local_tile, Arrangement, RaggedSlice,
-};
-use tessera::algebra::Tiler;
+use tessera::algebra::ragged::RaggedSlice;
 use tessera::domain::ragged::analyze;
-use tessera::notation::{eval_expr, parse, Expr, Value};
+use tessera::notation::ragged::{evaluate, Outcome};
 use tessera::tma::ragged::ragged_verdict;
 use tessera::tma::DataType;
 
@@ -34,76 +31,10 @@ fn ragged<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let dt = DataType::parse(dtype)
         .ok_or_else(|| type_error(format!("ragged: unknown dtype {dtype:?}")))?;
-    let e = parse(expr).map_err(raise)?;
-    let Expr::Call { name, args, .. } = &e else {
-        return Err(type_error(
-            "ragged: expected a call of a divide, local_tile or local_partition".into(),
-        ));
-    };
-    let op = name.strip_prefix("ragged_").unwrap_or(name).to_string();
-    let vals = args
-        .iter()
-        .map(eval_expr)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(raise)?;
-    let layout = |i: usize| match vals.get(i) {
-        Some(Value::Layout(l)) => Ok(l.clone()),
-        Some(v) if i == 1 => match v.to_int_tuple() {
-            Some(t) => tessera::Layout::compact(&t).map_err(raise),
-            None => Err(type_error(format!("{op}: argument 2 must be a layout"))),
-        },
-        _ => Err(type_error(format!(
-            "{op}: argument {} must be a layout",
-            i + 1
-        ))),
-    };
-    let tiler = |i: usize| {
-        vals.get(i)
-            .and_then(|v| v.to_tiler())
-            .ok_or_else(|| type_error(format!("{op}: argument {} must be a tiler", i + 1)))
-    };
-    let (r, slice): (_, Option<RaggedSlice>) = if let Some(arr) = Arrangement::parse(&op) {
-        (
-            ragged_divide(&layout(0)?, &tiler(1)?, arr).map_err(raise)?,
-            None,
-        )
-    } else if op == "local_tile" && vals.len() == 3 {
-        let (a, t) = (layout(0)?, tiler(1)?);
-        let c = vals[2]
-            .to_int_tuple()
-            .ok_or_else(|| type_error("local_tile: argument 3 must be a coordinate".into()))?;
-        let s = ragged_local_tile(&a, &t, &c).map_err(raise)?;
-        (
-            ragged_divide(&a, &t, Arrangement::Zipped).map_err(raise)?,
-            Some(s),
-        )
-    } else if op == "local_partition" && vals.len() == 3 {
-        let (a, th) = (layout(0)?, layout(1)?);
-        let Value::Int(i) = vals[2] else {
-            return Err(type_error(
-                "local_partition: argument 3 must be an integer".into(),
-            ));
-        };
-        let s = ragged_local_partition(&a, &th, i).map_err(raise)?;
-        let sizes = th
-            .modes()
-            .map(|m| m.size().map(Tiler::Int))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(raise)?;
-        let t = if th.is_leaf() && a.is_leaf() {
-            sizes[0].clone()
-        } else {
-            Tiler::Tuple(sizes)
-        };
-        (
-            ragged_divide(&a, &t, Arrangement::Zipped).map_err(raise)?,
-            Some(s),
-        )
-    } else {
-        return Err(type_error(format!(
-            "ragged: {name} with {} arguments is not a divide, local_tile or local_partition",
-            vals.len()
-        )));
+    // The library's ragged form: the registry's arity and argument types, as `eval --ragged`.
+    let (r, slice): (_, Option<RaggedSlice>) = match evaluate(expr).map_err(raise)? {
+        Outcome::Divide(r) => (r, None),
+        Outcome::Slice(_, s, r) => (r, Some(s)),
     };
     let an = analyze(&r, names.as_deref()).map_err(|e| raise_coded(e.code(), e.to_string()))?;
     let d = PyDict::new(py);

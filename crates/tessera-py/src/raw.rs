@@ -171,8 +171,8 @@ unsafe extern "C" fn pycute_left_inverse(
     unsafe { one(5, algebra::left_inverse_into, true, args, kwargs) }
 }
 
-/// pycute's `complement(L, n)` with `n` an `int`: `complement_disjoint`, whose common (tiling)
-/// case is `complement_exact` (as `crate::complement` in the pycute face).
+/// pycute's `complement(L, n)` with `n` an `int`: `complement_pycute_into` (the one rule, as
+/// `crate::complement` in the pycute face).
 unsafe extern "C" fn pycute_complement(
     _m: *mut ffi::PyObject,
     args: *mut ffi::PyObject,
@@ -193,14 +193,7 @@ unsafe extern "C" fn pycute_complement(
                     }
                 };
                 return finish(py, Face::PyCute, |out| {
-                    let ct = IntTuple::leaf(n);
-                    match algebra::complement::complement_exact_into(l, &ct, out) {
-                        Err(e) if e.code() == "not_complementable" => {
-                            *out = algebra::complement::complement_disjoint(l, &ct)?;
-                            Ok(())
-                        }
-                        r => r,
-                    }
+                    algebra::complement::complement_pycute_into(l, Some(&IntTuple::leaf(n)), out)
                 });
             }
         }

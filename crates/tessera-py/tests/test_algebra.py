@@ -123,3 +123,35 @@ def test_batch_and_apply_many():
     assert res[1] == tessera.coalesce(a) and res[-1] == res[1]
     with pytest.raises(tessera.UnknownFunction):
         tessera.apply_many([("nope", (a,))])
+
+
+def test_every_registry_operation_is_a_function():
+    # The library's registry is the one list of operations: each row is a tessera function.
+    names = [row[0] for row in tessera.operations()]
+    assert "complement" in names and len(names) >= 40
+    for name in names:
+        assert callable(getattr(tessera, name)), name
+        assert name in tessera.__all__, name
+
+
+def test_generic_binding_reads_the_registry():
+    L = tessera.Layout("(2,(3,4)):(1,(2,6))")
+    assert tessera.get(L, 1) == tessera.Layout("(3,4):(2,6)")
+    assert tessera.rank(L) == 2 and tessera.depth(L) == 2
+    assert tessera.shape(L) == (2, (3, 4))
+    assert tessera.apply("crd2idx", (1, 2), (2, 3), (1, 2)) == 5
+    assert tessera.divides(4, 12) == 3
+    with pytest.raises(tessera.Divisibility):
+        tessera.divides(5, 12)
+    with pytest.raises(tessera.ArgumentType):
+        tessera.get(L, (1, 2))
+    with pytest.raises(tessera.UnknownFunction):
+        tessera.apply("no_such_operation", L)
+    # pycute's face follows the argument.
+    from tessera import pycute
+
+    P = pycute.Layout((2, 3), (1, 2))
+    assert str(tessera.flatten(P)) == "(2, 3):(1, 2)"
+    # pycute's complement rule, from its one home, through the generic binding too.
+    Q = pycute.Layout((2, 2), (1, 5))
+    assert str(tessera.apply("complement", Q)) == str(pycute.complement(Q))

@@ -15,6 +15,9 @@
 //!   ([`error::Obligation`], [`error::Failure`], [`error::Call`], [`error::Divides`]). It shares the
 //!   bottom layer with [`layout`]: layout operations fail with an [`Error`], and an [`Error`]
 //!   records the layouts of the call it failed for.
+//! - [`target`]: GPU facts, each in one place: element types ([`target::Dtype`]: short, CUTLASS
+//!   and CUDA driver names, width) and architectures ([`target::Arch`]: shared memory, TMA,
+//!   GMMA/UMMA, tensor memory, clusters, banks). Bottom layer too; it imports nothing.
 //! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each);
 //!   then swizzled layouts, linear layouts and ragged tiles built on them.
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
@@ -44,6 +47,7 @@ pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
+pub mod target;
 pub mod tma;
 
 pub use error::{Error, Result};

@@ -201,7 +201,7 @@ fn typed_errors_with_checked_suggestions() {
         .unwrap_err();
     assert_eq!(e.code(), "banks_bad_dtype");
     for s in e.suggestions() {
-        assert_eq!(Dtype::parse(&s).unwrap().bytes, 2);
+        assert_eq!(Dtype::parse(&s).unwrap().bytes(), Some(2));
     }
     assert_eq!(
         Atom::parse("ldmatrix.x3")

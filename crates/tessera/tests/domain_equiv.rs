@@ -2,7 +2,7 @@
 //! equivalence only together with `backward_check` (`backward_check_sound` in
 //! `proofs/NormalizeBackward.v`); without it the rule was false at holes
 //! (`normal_forms_unsound_at_holes`). Checks: the Coq counterexample, an exhaustive scan of its
-//! family, Figure 3 still decided by rule, and random schedules that transform a split's inner
+//! family, the merge-split example still decided by rule, and random schedules that transform a split's inner
 //! output after a Theorem 5 pair (the gap that let the bug through).
 
 use proptest::prelude::*;
@@ -104,13 +104,13 @@ fn scanned_family_rule_yes_implies_enumeration_yes() {
 
 #[test]
 fn figure3_is_still_decided_by_rule() {
-    // Figure 3 itself (Theorem 5's shape).
+    // The merge-split example itself (Theorem 5's shape).
     let t1 = "I1 = iter 3\nI2 = iter 8\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I4 I5\n";
     let t2 = "I1 = iter 3\nI2 = iter 8\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I4 I5\n";
     let eq = compare(&sched(t1), &sched(t2)).unwrap();
     assert_eq!(eq.by_rule.unwrap().equivalent, Decision::Yes);
     assert!(eq.by_enumeration.unwrap().equivalent);
-    // Figure 3 with a renamed copy of the extra root: decided by normal forms + backward_check.
+    // The merge-split example with a renamed copy of the extra root: decided by normal forms + backward_check.
     let a = sched("I0 = iter 2\nI1 = iter 3\nI2 = iter 8\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I0 I4 I5\n");
     let b = sched("I0 = iter 2\nI1 = iter 3\nI2 = iter 8\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I0 I4 I5\n");
     for (x, y) in [(&a, &b), (&b, &a)] {
@@ -257,7 +257,7 @@ proptest! {
             let eq = compare(x, y).unwrap();
             let en = eq.by_enumeration.unwrap();
             if let Some(r) = eq.by_rule {
-                // Figure 3's exact shape is Theorem 5's iff: No is a decision there too.
+                // The merge-split example's exact shape is Theorem 5's iff: No is a decision there too.
                 prop_assert_ne!(r.equivalent, Decision::Unknown);
                 prop_assert_eq!(r.equivalent == Decision::Yes, en.equivalent, "rule {:?}, enumeration {:?}\n{}\n---\n{}", r, en.counterexample, x, y);
             }

@@ -49,7 +49,7 @@ fn example1_indivisible_split_creates_two_holes() {
     assert_eq!(visits(&r, &[]), visits(&s, &[]));
     let dr = derive(&r).unwrap();
     assert_eq!(dr.chosen, ids(&r, &["I0"]));
-    // Allocating [I1, I2] over-allocates 2 slots (Figure 1).
+    // Allocating [I1, I2] over-allocates 2 slots (the 6-by-4 example).
     let a = sched("I0 = iter 6\nI1, I2 = split I0 by 4\nalloc I1 I2\n");
     let info = allocation_info(&a).unwrap();
     assert_eq!(info.size.as_const(), Some(8));
@@ -471,7 +471,7 @@ fn example23_resize_slices_index_with_offset() {
 
 #[test]
 fn theorem5_inside_a_larger_schedule_by_normal_forms() {
-    // Figure 3 embedded: an extra root and a split of the merged loop, with renamed IDs.
+    // The merge-split example embedded: an extra root and a split of the merged loop, with renamed IDs.
     let a = sched("I0 = iter 3\nI1 = iter 2\nI2 = iter 8\nA, B = split I2 by 4\nM = merge I1, A\nO, P = split I0 by 2\nloop O M P B\n");
     let b = sched("I0 = iter 3\nI1 = iter 2\nI2 = iter 8\nX = merge I1, I2\nY, Z = split X by 4\nQ, R = split I0 by 2\nloop Q Y R Z\n");
     let eq = compare(&a, &b).unwrap();

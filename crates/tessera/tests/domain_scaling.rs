@@ -557,7 +557,7 @@ fn the_minimality_budget_counts_all_its_work() {
     assert!(bound <= MINIMALITY_WORK && bound * 2 > MINIMALITY_WORK / 2);
 }
 
-/// `minimality_work` for Figure 2, as its doc says: 2 conditions × (32 points × (cost 11 + 2) + 2).
+/// `minimality_work` for the three-splits example, as its doc says: 2 conditions × (32 points × (cost 11 + 2) + 2).
 #[test]
 fn figure_2_minimality_work() {
     use tessera::domain::eval::Space;

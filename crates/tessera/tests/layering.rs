@@ -1,7 +1,7 @@
 //! The library's imports run one way (the order documented in `src/lib.rs`):
 //!
 //! ```text
-//! layout + error → algebra → notation → obligation → domain → banks → tma → check → render
+//! layout + error + target → algebra → notation → obligation → domain → banks → tma → check → render
 //! ```
 //!
 //! This test reads every file under `src/`, extracts the module paths the code names
@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 
 /// Top-level modules, bottom first. Modules in one layer may not import each other, except in a
 /// layer marked mutual (`layout` and `error`: a layout operation fails with an `Error`, and an
-/// `Error` records the layouts of the call it failed for).
+/// `Error` records the layouts of the call it failed for; `target`, the GPU facts, shares the
+/// bottom layer and imports none of them).
 const LAYERS: &[(&[&str], bool)] = &[
-    (&["layout", "error"], true),
+    (&["layout", "error", "target"], true),
     (&["algebra"], false),
     (&["notation"], false),
     (&["obligation"], false),
@@ -58,6 +59,16 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             &["cutlass"],
             &["rules"],
             &["text"],
+        ],
+    ),
+    (
+        "notation",
+        &[
+            &["parse", "value", "write"],
+            &["ops"],
+            &["direct"],
+            &["expr"],
+            &["ragged"],
         ],
     ),
     (
@@ -401,6 +412,13 @@ fn place_of_path(path: &[String]) -> Result<Option<Place>, String> {
 
 /// Why `from` may not name `to`, if it may not.
 fn violation(from: &Place, to: &Place, from_stem: Option<&str>) -> Option<String> {
+    if from.module == "target" && to.module != "target" {
+        // The GPU facts are leaves: they import nothing from the crate.
+        return Some(format!(
+            "`target` imports `{}`: it may import nothing",
+            to.module
+        ));
+    }
     if from.module == to.module {
         // Inside one module: the inner order, when there is one (mod.rs is exempt).
         let (Some(a), Some(b)) = (from.sub, to.sub) else {
@@ -540,4 +558,6 @@ fn a_wrong_import_is_named() {
     assert!(fine.is_empty(), "{fine:?}");
     let mutual = check_file(Path::new("error/mod.rs"), "use crate::layout::Value;\n");
     assert!(mutual.is_empty(), "{mutual:?}");
+    let leaf = check_file(Path::new("target/arch.rs"), "use crate::layout::Layout;\n");
+    assert_eq!(leaf.len(), 1, "{leaf:?}");
 }

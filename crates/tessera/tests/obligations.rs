@@ -88,7 +88,7 @@ fn divides_proof_only_from_a_check() {
     );
 }
 
-/// seed III's `goodTile`: the valid static tiling compiles (its obligation is evaluated in the
+/// The Complementation theorem's `goodTile`: the valid static tiling compiles (its obligation is evaluated in the
 /// `const` item) and equals the runtime complement. The invalid ones are `tests/ui/*.rs`.
 #[test]
 fn seed_good_tile_compiles_and_matches_the_runtime_complement() {

@@ -312,7 +312,7 @@ proptest! {
 
     #[test]
     fn no_call_panics(
-        f in prop::sample::select(tessera::notation::expr::FUNCTIONS.iter().map(|(n, _)| *n).collect::<Vec<_>>()),
+        f in prop::sample::select(tessera::notation::ops::OPS.iter().map(|op| op.name).collect::<Vec<_>>()),
         args in prop::collection::vec(prop::sample::select(vec![
             "0", "-3", "7", "_", "(2,3)", "(0,1)", "(4,(2,2))", "9223372036854775807",
             "4:2", "(2,2):(1,1)", "(4,6,8):(2,3,5)", "(3,5):(5,1)", "(8,8):(8,-1)",

@@ -1,7 +1,7 @@
 //! Every TMA rule with a passing and a failing case; known-good descriptors; suggestions validate.
 
 use proptest::prelude::*;
-use tessera::tma::rules::{check, driver_box_bytes, SMEM_LIMIT};
+use tessera::tma::rules::{check, driver_box_bytes, smem_limit};
 use tessera::tma::{
     descriptor, validate, Address, DataType, Error, Interleave, OobFill, Request, Severity, Source,
     Swizzle,
@@ -219,7 +219,8 @@ fn inner_box_bytes() {
 fn box_footprint() {
     let good = Request::new(DataType::F32, &[1024, 1024], &[228, 256]);
     let bad = Request::new(DataType::F32, &[1024, 1024], &[229, 256]);
-    assert_eq!(driver_box_bytes(&good), Some(SMEM_LIMIT));
+    assert_eq!(driver_box_bytes(&good), Some(smem_limit(&good)));
+    assert_eq!(smem_limit(&good), 233_472);
     pair(&good, &bad, "tma_box_footprint");
     // Element strides count with truncating division, dimension 0 included.
     let mut strided = bad.clone();

@@ -12,30 +12,6 @@ use crate::algebra::upcast;
 use crate::error::{Error, Result};
 use crate::layout::{AnyLayout, Layout, Swizzle};
 
-/// The element types CUTLASS instantiates the atoms with, and their sizes in bits.
-pub const ELEMENT_TYPES: &[(&str, i64)] = &[
-    ("half_t", 16),
-    ("bfloat16_t", 16),
-    ("int16_t", 16),
-    ("uint16_t", 16),
-    ("float", 32),
-    ("tfloat32_t", 32),
-    ("int32_t", 32),
-    ("uint32_t", 32),
-    ("double", 64),
-    ("int8_t", 8),
-    ("uint8_t", 8),
-    ("float_e4m3_t", 8),
-    ("float_e5m2_t", 8),
-    ("float_ue8m0_t", 8),
-    ("float_ue4m3_t", 8),
-    ("int4b_t", 4),
-    ("uint4b_t", 4),
-    ("float_e2m1_t", 4),
-    ("float_e2m3_t", 6),
-    ("float_e3m2_t", 6),
-];
-
 /// The atom names (without namespace): `(name, major is K, swizzle bits B, byte base M, shift S,
 /// row width in bits)`.
 const ATOMS: &[(&str, bool, i64, i64, i64, i64)] = &[
@@ -64,18 +40,19 @@ pub fn atom_names() -> Vec<String> {
     out
 }
 
-/// The size in bits of a CUTLASS element type name (`cutlass::`/`cute::` prefixes accepted).
+/// The size in bits of a CUTLASS element type name (`cutlass::`/`cute::` prefixes accepted), from
+/// the one element-type table ([`crate::target::DTYPES`]).
+///
+/// Pre: none. Post: `Some(sizeof_bits<T>)` iff the name is a CUTLASS name in the table. Example:
+/// `element_bits("half_t") == Some(16)`.
 pub fn element_bits(ty: &str) -> Option<i64> {
-    let t = ty
-        .trim_start_matches("cutlass::")
-        .trim_start_matches("cute::");
-    ELEMENT_TYPES.iter().find(|(n, _)| *n == t).map(|(_, b)| *b)
+    crate::target::Dtype::of_cutlass(ty).map(|d| i64::from(d.bits))
 }
 
 /// The element-index layout of a named atom, e.g. `atom("GMMA::Layout_K_SW128_Atom", "half_t")`.
 ///
 /// Pre: a known atom name ([`atom_names`], with `GMMA::`/`UMMA::`/`cute::` prefixes) and element
-/// type ([`ELEMENT_TYPES`]) whose size in bits is a power of two (CUTLASS's `upcast` needs one;
+/// type ([`crate::target::DTYPES`], by its CUTLASS name) whose size in bits is a power of two (CUTLASS's `upcast` needs one;
 /// 6-bit types are refused as CuTe refuses them). Post: equal as a function to CUTLASS's atom
 /// recast to elements (what `print_layout` shows); an `INTER` atom is a plain layout.
 ///

@@ -1,4 +1,4 @@
-//! Coalesce and filter: the normalization pass of seed II ("Coalescence as normalization").
+//! Coalesce and filter: the normalization pass of Coalescence as normalization (ARCHITECTURE.md, glossary).
 
 use crate::layout::buf::Buf;
 
@@ -13,7 +13,7 @@ pub(crate) type Modes = Buf<Mode, 16>;
 /// is applied to every mode as it is read. Off the hot path (more than 16 modes, or a replaced
 /// last mode); [`coalesce_slice`] runs the forward walk on the common case.
 ///
-/// Relies on seed II, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
+/// Relies on Coalescence as normalization, `packed_merge_sound`: merging `s0:d0` into a front `s1:(s0·d0)` preserves
 /// the function on the domain. Transcribed as `bw_coalesce` in `proofs/CoalesceImpl.v`
 /// (`bw_coalesce_reachable`, `bw_coalesce_irreducible`): finished modes are pushed back to front
 /// and reversed.
@@ -123,7 +123,7 @@ fn bw_coalesce_tail<const N: usize>(
 /// returns their number. Each non-unit mode either packs onto the current last mode
 /// (`d·s` of that mode equal to its stride: merged) or is appended; no mode left gives `[1:0]`.
 ///
-/// Pre: `src.len() <= N`, `N >= 1`. Post: the unique normal form of seed II, as the backward
+/// Pre: `src.len() <= N`, `N >= 1`. Post: the unique normal form of Coalescence as normalization, as the backward
 /// walk gives it: this is `fw_coalesce` of `proofs/CoalesceForward.v`
 /// (`fw_coalesce_is_normal_form`, `fw_coalesce_unit`). `None` when a product overflows (the
 /// caller then runs the backward walk, which returns the overflow error: the merge test of two
@@ -369,7 +369,7 @@ pub(crate) fn from_modes(modes: &[Mode]) -> Layout {
 ///
 /// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `0 <= i < size(L)`;
 /// an all-unit layout gives `1:0`.
-/// Relies on seed II: `packed_merge_sound`, `coalesce_preserves_eval` and
+/// Relies on Coalescence as normalization: `packed_merge_sound`, `coalesce_preserves_eval` and
 /// `coalesce_unique_normal_form` in `proofs/Coalesce.v` and `proofs/Confluence.v`; both walks
 /// return that normal form (forward: `fw_coalesce_is_normal_form`, `fw_coalesce_unit` in
 /// `proofs/CoalesceForward.v`; backward, past 16 leaves: `rust_coalesce_is_normal_form`,
@@ -527,7 +527,7 @@ pub fn filter_by(l: &Layout, profile: &IntTuple) -> Result<Layout> {
     by_profile(l, profile, "filter", &|m| filter(m))
 }
 
-/// One rewrite of seed II's `tryCoalesce`.
+/// One rewrite of Coalescence as normalization's `tryCoalesce`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
     /// `(1, M):(d, s) → (M):(s)`.
@@ -562,12 +562,12 @@ pub struct Rewrite {
     pub after: Layout,
 }
 
-/// `coalesce` with its rewrite trace, as seed II defines it: flatten, then apply `tryCoalesce`
+/// `coalesce` with its rewrite trace, as Coalescence as normalization defines it: flatten, then apply `tryCoalesce`
 /// (the first applicable of left unit, right unit, packed merge on the leftmost pair where one
 /// applies) until none applies. A final single size-1 mode is written `1:0`, as CuTe does.
 ///
 /// Post: the result equals [`coalesce`]`(L)` (tested exhaustively on small layouts); each step
-/// removes one mode (seed II, `coalesce_terminates`), so there are fewer than `rank(flatten(L))`
+/// removes one mode (Coalescence as normalization, `coalesce_terminates`), so there are fewer than `rank(flatten(L))`
 /// steps; every step preserves the function on the domain (`packed_merge_sound`).
 ///
 /// ```

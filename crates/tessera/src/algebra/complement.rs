@@ -1,5 +1,5 @@
 //! Complement: the layout that completes A to a tiling of its cotarget, with no overlap
-//! (seed III, "Complementation").
+//! (the Complementation theorem; ARCHITECTURE.md, glossary).
 
 use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, guarded, Modes};
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
@@ -25,7 +25,7 @@ use crate::layout::{IntTuple, Layout, Mode, TreeRef};
 /// but `(A, R)` leaves holes; a
 /// `complement_holes` [`Note`] naming the first one is recorded for [`note::collect`]
 /// ([`complement_with_note`] returns it; [`complement_exact`] refuses such an A).
-/// Relies on seed III (`complement1_tiles` in `proofs/`) for the rank-1 case, and for any rank on
+/// Relies on the Complementation theorem (`complement1_tiles` in `proofs/`) for the rank-1 case, and for any rank on
 /// `complement_tiles`, `complement_covers_cotarget`, `complement_disjoint` and
 /// `complement_ordered` (`proofs/ComplementAny.v`); for an integer cotarget the tractable case is
 /// transcribed as `complementZ` (`proofs/BridgeComplement.v`) and checked against its extraction
@@ -661,7 +661,7 @@ pub(crate) fn collision(f: &[Mode]) -> Option<String> {
     None
 }
 
-/// seed III's `complement1(N, d, M)`: the complement `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
+/// The Complementation theorem's `complement1(N, d, M)`: the complement `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
 ///
 /// Pre: `N, d, M ≥ 1` and `N·d` divides `M` ([`Error::Divisibility`] with the obligation
 /// `N·d ∣ M` otherwise; its [`Error::suggestions`] are checked alternatives, nearest first).
@@ -694,7 +694,7 @@ pub fn complement1(n: i64, d: i64, m: i64) -> Result<Layout> {
     complement1_with(n, d, m, h)
 }
 
-/// seed III's `complement1 (N d M) (h : N * d ∣ M)`: the complement of `N:d` in `[0, M)` given a
+/// The Complementation theorem's `complement1 (N d M) (h : N * d ∣ M)`: the complement of `N:d` in `[0, M)` given a
 /// proof `h` of `N·d ∣ M` (a [`Divides`] value can only come from a successful check).
 ///
 /// Pre: `N, d ≥ 1`; `h` certifies exactly `N·d ∣ M` ([`Error::ProofMismatch`] when it certifies
@@ -732,6 +732,60 @@ fn positive3(n: i64, d: i64, m: i64) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// pycute's complement (the `tessera.pycute` face, `pycute=True`): the tiling complement
+/// ([`complement_exact`]) when there is one, else CuTe's disjoint one ([`complement_disjoint`]);
+/// never C++'s construction for a non-tractable layout. No cotarget means `1` for the disjoint
+/// complement (pycute's `max_idx=1`). The one home of this rule: every Python entry point calls it.
+///
+/// Pre: as [`complement_disjoint`]. Post: `out` is [`complement_exact`]'s result when that
+/// succeeds, else [`complement_disjoint`]'s; any other failure is returned.
+///
+/// ```
+/// use tessera::{Layout, algebra::complement::complement_pycute_into};
+/// let a: Layout = "(2,2):(1,5)".parse().unwrap(); // 2·1 ∤ 5: no tiling complement
+/// let mut out = Layout::default();
+/// complement_pycute_into(&a, None, &mut out).unwrap();
+/// assert_eq!(out.to_string(), "2:2");
+/// ```
+#[inline]
+pub fn complement_pycute_into(
+    a: &Layout,
+    cotarget: Option<&IntTuple>,
+    out: &mut Layout,
+) -> Result<()> {
+    match cotarget {
+        Some(ct) => match complement_exact_into(a, ct, out) {
+            Err(e) if e.code() == "not_complementable" => {
+                *out = complement_disjoint(a, ct)?;
+                Ok(())
+            }
+            r => r,
+        },
+        None => {
+            *out = match complement_exact_default(a) {
+                Err(e) if e.code() == "not_complementable" => {
+                    complement_disjoint(a, &IntTuple::leaf(1))?
+                }
+                r => r?,
+            };
+            Ok(())
+        }
+    }
+}
+
+/// [`complement_pycute_into`], returning the layout.
+///
+/// ```
+/// let a: tessera::Layout = "4:2".parse().unwrap();
+/// let r = tessera::algebra::complement::complement_pycute(&a, Some(&"24".parse().unwrap()));
+/// assert_eq!(r.unwrap().to_string(), "(2,3):(1,8)");
+/// ```
+pub fn complement_pycute(a: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
+    let mut out = Layout::default();
+    complement_pycute_into(a, cotarget, &mut out)?;
+    Ok(out)
 }
 
 /// CuTe's *disjoint* complement, for layouts with no tiling complement: what CuTe C++ and pycute
@@ -1025,7 +1079,7 @@ pub fn complement_with_note(a: &Layout, cotarget: &IntTuple) -> Result<(Layout, 
 /// Pre: `filter(A)` has positive strides and is tractable (sorted by stride, each `s_i·d_i`
 /// divides `d_{i+1}`); otherwise [`Error::NotComplementable`] naming the two modes (with checked
 /// suggestions), or [`Error::NonInjective`] with two colliding coordinates. Post: as
-/// [`complement`] for a tractable A (seed III; `complement_tiles` in `proofs/ComplementAny.v`).
+/// [`complement`] for a tractable A (the Complementation theorem; `complement_tiles` in `proofs/ComplementAny.v`).
 ///
 /// ```
 /// use tessera::{Layout, algebra::complement::complement_exact};

@@ -100,6 +100,25 @@ pub const ATOM_NAMES: &[&str] = &[
     "SM90_TMA_LOAD",
 ];
 
+impl AtomKind {
+    /// The copy family the instruction belongs to, whose availability per architecture is in
+    /// [`crate::target::Arch::copies`].
+    ///
+    /// Pre: none. Post: `ldmatrix` → `Ldmatrix`, `stmatrix` → `Stmatrix`, `cp.async` → `CpAsync`,
+    /// `ld/st.shared` → `Shared`, `tma` → `Tma`. Example: `AtomKind::Tma.family() ==
+    /// CopyFamily::Tma`.
+    pub fn family(self) -> crate::target::CopyFamily {
+        use crate::target::CopyFamily as F;
+        match self {
+            AtomKind::Ldmatrix { .. } => F::Ldmatrix,
+            AtomKind::Stmatrix { .. } => F::Stmatrix,
+            AtomKind::CpAsync { .. } => F::CpAsync,
+            AtomKind::Shared { .. } => F::Shared,
+            AtomKind::Tma => F::Tma,
+        }
+    }
+}
+
 impl Atom {
     /// The atom of a name (see [`ATOM_NAMES`]).
     ///
@@ -256,15 +275,18 @@ fn walker(
     atom: &Atom,
 ) -> BResult<(String, (u64, u64))> {
     super::check_dtype(atom.instr(), dtype)?;
-    if bytes < dtype.bytes || !bytes.is_multiple_of(dtype.bytes) {
+    if bytes < super::elem_bytes(dtype) || !bytes.is_multiple_of(super::elem_bytes(dtype)) {
         return Err(BankError::BadDtype {
             instr: atom.instr().to_string(),
             dtype: dtype.name.into(),
-            detail: format!("{}-byte elements do not fill {bytes} bytes", dtype.bytes),
+            detail: format!(
+                "{}-byte elements do not fill {bytes} bytes",
+                super::elem_bytes(dtype)
+            ),
             suggestions: Vec::new(),
         });
     }
-    let v = bytes / dtype.bytes;
+    let v = bytes / super::elem_bytes(dtype);
     let contig = match major.unwrap_or(Major::K) {
         Major::K => n,
         Major::MN => m,

@@ -44,85 +44,52 @@ use crate::layout::{AnyLayout, Layout};
 pub use atoms::{Atom, AtomKind};
 pub use sim::simulate;
 
-/// Banks of shared memory.
-pub const BANKS: u64 = 32;
-/// Bytes per bank word.
-pub const WORD_BYTES: u64 = 4;
+/// Banks of shared memory ([`crate::target::SMEM_BANKS`]).
+pub const BANKS: u64 = crate::target::SMEM_BANKS.banks;
+/// Bytes per bank word ([`crate::target::SMEM_BANKS`]).
+pub const WORD_BYTES: u64 = crate::target::SMEM_BANKS.word_bytes;
 /// The most (instance, thread, value) points an enumeration visits.
 pub const MAX_POINTS: u64 = 1 << 24;
 
-/// An element type: a name and a size in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dtype {
-    /// The name, e.g. `f16`.
-    pub name: &'static str,
-    /// Bytes per element (1, 2, 4, 8 or 16).
-    pub bytes: u64,
+/// An element type: the one table of [`crate::target`]. The bank model takes the types whose
+/// width is a whole number of bytes ([`dtypes`]).
+pub use crate::target::Dtype;
+
+/// The element types the bank model accepts (`tessera banks --dtype`): every
+/// [`crate::target::DTYPES`] row whose width is a whole number of bytes, in the table's order.
+///
+/// Pre: none. Post: each has `bytes().is_some()`. Example: `f16` is one, `e2m1` is not.
+pub fn dtypes() -> impl Iterator<Item = Dtype> {
+    crate::target::DTYPES
+        .iter()
+        .copied()
+        .filter(|d| d.bytes().is_some())
 }
 
-/// The element types `tessera banks --dtype` accepts.
-pub const DTYPES: &[Dtype] = &[
-    Dtype {
-        name: "i8",
-        bytes: 1,
-    },
-    Dtype {
-        name: "u8",
-        bytes: 1,
-    },
-    Dtype {
-        name: "e4m3",
-        bytes: 1,
-    },
-    Dtype {
-        name: "e5m2",
-        bytes: 1,
-    },
-    Dtype {
-        name: "f16",
-        bytes: 2,
-    },
-    Dtype {
-        name: "bf16",
-        bytes: 2,
-    },
-    Dtype {
-        name: "i16",
-        bytes: 2,
-    },
-    Dtype {
-        name: "f32",
-        bytes: 4,
-    },
-    Dtype {
-        name: "tf32",
-        bytes: 4,
-    },
-    Dtype {
-        name: "i32",
-        bytes: 4,
-    },
-    Dtype {
-        name: "u32",
-        bytes: 4,
-    },
-    Dtype {
-        name: "f64",
-        bytes: 8,
-    },
-    Dtype {
-        name: "i64",
-        bytes: 8,
-    },
-];
+/// Bytes per element of an accepted element type.
+///
+/// Pre: `d.bytes()` is `Some` (checked by [`check_whole_bytes`] where an access enters the
+/// model). Post: `d.bits / 8`. Example: `f32` gives 4.
+pub(crate) fn elem_bytes(d: Dtype) -> u64 {
+    u64::from(d.bits / 8)
+}
 
-impl Dtype {
-    /// The element type of a name.
-    ///
-    /// Pre: none. Post: `Some` iff the name is in [`DTYPES`]. Example: `parse("f16")` has 2 bytes.
-    pub fn parse(name: &str) -> Option<Dtype> {
-        DTYPES.iter().copied().find(|d| d.name == name)
+/// Refuses an element type narrower than a byte or not a whole number of bytes.
+///
+/// Pre: none. Post: `Err` is [`BankError::BadInput`] naming the accepted types. Example: `e2m1`
+/// (4 bits) is refused.
+pub(crate) fn check_whole_bytes(d: Dtype) -> BResult<()> {
+    if d.bytes().is_some() {
+        return Ok(());
     }
+    Err(BankError::BadInput {
+        what: "dtype",
+        detail: format!(
+            "{} has {} bits: the bank model needs whole-byte elements",
+            d.name, d.bits
+        ),
+        suggestions: dtypes().map(|d| d.name.to_string()).collect(),
+    })
 }
 
 /// A failed obligation of the bank-conflict analysis, with checked suggestions.
@@ -588,6 +555,7 @@ pub(crate) struct Geometry {
 
 impl Geometry {
     pub(crate) fn new(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Geometry> {
+        check_whole_bytes(dtype)?;
         let tv = &acc.tv;
         if tv.is_leaf() || tv.rank() != 2 {
             return Err(BankError::TvRank {
@@ -669,7 +637,7 @@ impl Geometry {
             shape,
             atom: acc.atom,
             instances,
-            elem: dtype.bytes,
+            elem: elem_bytes(dtype),
         })
     }
 
@@ -892,14 +860,14 @@ pub(crate) fn pick_width(
 }
 
 fn check_dtype(instr: Instr, dtype: Dtype) -> BResult<()> {
+    check_whole_bytes(dtype)?;
     let bad = |detail: String, ok: &dyn Fn(u64) -> bool| -> BResult<()> {
         Err(BankError::BadDtype {
             instr: instr.to_string(),
             dtype: dtype.name.to_string(),
             detail,
-            suggestions: DTYPES
-                .iter()
-                .filter(|d| ok(d.bytes))
+            suggestions: dtypes()
+                .filter(|d| ok(elem_bytes(*d)))
                 .map(|d| d.name.to_string())
                 .collect(),
         })
@@ -913,11 +881,12 @@ fn check_dtype(instr: Instr, dtype: Dtype) -> BResult<()> {
                     suggestions: vec!["x1".into(), "x2".into(), "x4".into()],
                 });
             }
-            if dtype.bytes != 2 {
+            if elem_bytes(dtype) != 2 {
                 return bad(
                     format!(
                         "it moves 16-bit elements (b16), and {} has {} bytes",
-                        dtype.name, dtype.bytes
+                        dtype.name,
+                        elem_bytes(dtype)
                     ),
                     &|b| b == 2,
                 );
@@ -935,9 +904,9 @@ fn check_dtype(instr: Instr, dtype: Dtype) -> BResult<()> {
                     ],
                 });
             }
-            if dtype.bytes > bytes {
+            if elem_bytes(dtype) > bytes {
                 return bad(
-                    format!("{} elements do not fit in {bytes} bytes", dtype.bytes),
+                    format!("{} elements do not fit in {bytes} bytes", elem_bytes(dtype)),
                     &|b| b <= bytes,
                 );
             }
@@ -950,9 +919,12 @@ fn check_dtype(instr: Instr, dtype: Dtype) -> BResult<()> {
                     suggestions: vec!["1".into(), "2".into(), "4".into(), "8".into(), "16".into()],
                 });
             }
-            if dtype.bytes > w {
+            if elem_bytes(dtype) > w {
                 return bad(
-                    format!("{}-byte elements do not fit in {w} bytes", dtype.bytes),
+                    format!(
+                        "{}-byte elements do not fit in {w} bytes",
+                        elem_bytes(dtype)
+                    ),
                     &|b| b <= w,
                 );
             }

@@ -218,7 +218,7 @@ fn f2_search(p: &Problem, base: &Candidate) -> BResult<(Option<Candidate>, Strin
     let shape = plain.shape2()?;
     let wa = p.writer.access(&plain, p.dtype, p.writer_major)?;
     let ra = p.reader.access(&plain, p.dtype, p.reader_major)?;
-    let elem = p.dtype.bytes;
+    let elem = super::elem_bytes(p.dtype);
     let es = elem.trailing_zeros();
     let (Some(sw), Some(sr)) = (
         span(&bl, &wa, shape, elem, &base.writer),

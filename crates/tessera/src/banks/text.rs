@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::atoms::Major;
 use super::synth::{Candidate, Synthesis};
-use super::{Access, Atom, BResult, BankError, Dtype, Instr, Report, Smem, DTYPES};
+use super::{Access, Atom, BResult, BankError, Dtype, Instr, Report, Smem};
 use crate::algebra::linear::LinearLayout;
 use crate::layout::AnyLayout;
 
@@ -81,11 +81,14 @@ pub fn parse_major(m: Option<&str>) -> BResult<Option<Major>> {
 ///
 /// Pre: none. Post: `Err` is [`BankError::BadInput`]. Example: `f16` is 2 bytes.
 pub fn parse_dtype(s: &str) -> BResult<Dtype> {
-    Dtype::parse(s).ok_or_else(|| BankError::BadInput {
-        what: "dtype",
-        detail: format!("unknown element type `{s}`"),
-        suggestions: DTYPES.iter().map(|d| d.name.to_string()).collect(),
-    })
+    match Dtype::parse(s) {
+        Ok(d) => super::check_whole_bytes(d).map(|()| d),
+        Err(_) => Err(BankError::BadInput {
+            what: "dtype",
+            detail: format!("unknown element type `{s}`"),
+            suggestions: super::dtypes().map(|d| d.name.to_string()).collect(),
+        }),
+    }
 }
 
 /// Parses an instruction: `ld.shared` / `st.shared` (width from the access), or a copy atom's name.
@@ -188,7 +191,7 @@ pub fn report_text(
         "shared memory: {} ({}, {} bytes)",
         smem.describe(),
         dtype.name,
-        dtype.bytes
+        super::elem_bytes(dtype)
     );
     let _ = writeln!(
         o,
@@ -277,7 +280,10 @@ pub fn synthesis_text(s: &Synthesis, writer: &str, reader: &str, dtype: Dtype) -
     let _ = writeln!(
         o,
         "writer {}, reader {}, {} ({} bytes)",
-        writer, reader, dtype.name, dtype.bytes
+        writer,
+        reader,
+        dtype.name,
+        super::elem_bytes(dtype)
     );
     let _ = writeln!(o, "base   {}", line(&s.base));
     if s.base.conflict_free() {

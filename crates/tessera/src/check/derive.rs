@@ -222,7 +222,7 @@ impl SmemAtom {
         } else {
             format!("SW{}", self.swizzle)
         };
-        let ty = e.cutlass().trim_start_matches("cutlass::");
+        let ty = e.cutlass();
         format!(
             "GMMA::Layout_{}_{sw}_Atom<{ty}>",
             if self.k_major { "K" } else { "MN" }

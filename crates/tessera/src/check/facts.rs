@@ -1,5 +1,24 @@
-//! The element types and per-architecture numbers `tessera check` reads. (Kept here until the
-//! shared `target` tables carry them; one fact, one place.)
+//! The element types `tessera check` names, and the GPU facts it reads, all from
+//! [`crate::target`] (one fact, one place): widths and CUTLASS names from
+//! [`crate::target::Dtype`], capacity, clusters, TMA and GMMA from [`crate::target::Arch`] and
+//! its constants. Only the spelling of kernel names (CUTLASS's generator writes `s8`, `s32`) is
+//! this module's.
+
+use crate::target::{self, Arch, Dtype};
+
+pub use crate::target::{
+    MBARRIER_BYTES, TMA_GMEM_ALIGN, TMA_SMEM_ALIGN, WARPGROUP_THREADS as WARPGROUP,
+    WARP_THREADS as WARP,
+};
+
+/// GMMA's M (see [`crate::target::GMMA_SHAPES`]).
+pub const GMMA_M: u64 = target::GMMA_SHAPES.m;
+/// GMMA's largest N.
+pub const GMMA_N_MAX: u64 = target::GMMA_SHAPES.n_max;
+/// GMMA's N step (and smallest N).
+pub const GMMA_N_STEP: u64 = target::GMMA_SHAPES.n_step;
+/// GMMA's K extent in bytes.
+pub const GMMA_K_BYTES: u64 = target::GMMA_SHAPES.k_bytes;
 
 /// An element type of a GEMM operand or accumulator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,64 +47,83 @@ pub enum Elem {
     Void,
 }
 
-/// `(elem, short name, CUTLASS type, bits)`.
-const ELEMS: &[(Elem, &str, &str, u64)] = &[
-    (Elem::F16, "f16", "cutlass::half_t", 16),
-    (Elem::Bf16, "bf16", "cutlass::bfloat16_t", 16),
-    (Elem::F32, "f32", "float", 32),
-    (Elem::Tf32, "tf32", "cutlass::tfloat32_t", 32),
-    (Elem::F64, "f64", "double", 64),
-    (Elem::E4m3, "e4m3", "cutlass::float_e4m3_t", 8),
-    (Elem::E5m2, "e5m2", "cutlass::float_e5m2_t", 8),
-    (Elem::S8, "s8", "int8_t", 8),
-    (Elem::U8, "u8", "uint8_t", 8),
-    (Elem::S32, "s32", "int32_t", 32),
-    (Elem::Void, "void", "void", 0),
+/// `(elem, the generator's short name, the target table's row)`.
+const ELEMS: &[(Elem, &str, Option<Dtype>)] = &[
+    (Elem::F16, "f16", Some(target::dtype::F16)),
+    (Elem::Bf16, "bf16", Some(target::dtype::BF16)),
+    (Elem::F32, "f32", Some(target::dtype::F32)),
+    (Elem::Tf32, "tf32", Some(target::dtype::TF32)),
+    (Elem::F64, "f64", Some(target::dtype::F64)),
+    (Elem::E4m3, "e4m3", Some(target::dtype::E4M3)),
+    (Elem::E5m2, "e5m2", Some(target::dtype::E5M2)),
+    (Elem::S8, "s8", Some(target::dtype::I8)),
+    (Elem::U8, "u8", Some(target::dtype::U8)),
+    (Elem::S32, "s32", Some(target::dtype::I32)),
+    (Elem::Void, "void", None),
 ];
 
 impl Elem {
-    /// Parses a short name (`f16`), a CUTLASS name (`cutlass::half_t`, `half_t`) or an alias
-    /// (`fp16`, `i8`, `int8`, `bfloat16`).
+    /// Parses the generator's short name (`f16`, `s8`, `s32`, `void`) or any name of the target
+    /// table (`half_t`, `i8`, `int8`, `cutlass::bfloat16_t`, `fp16`, …).
     ///
-    /// Pre: none. Post: `None` for unknown names. Example: `Elem::parse("bf16") == Some(Elem::Bf16)`.
+    /// Pre: none. Post: `None` for other names. Example: `Elem::parse("bf16") == Some(Elem::Bf16)`.
     pub fn parse(s: &str) -> Option<Elem> {
         let t = s.trim().to_ascii_lowercase();
         let t = t
             .trim_start_matches("cutlass::")
             .trim_start_matches("cute::");
+        if let Some((e, ..)) = ELEMS.iter().find(|(_, n, _)| *n == t) {
+            return Some(*e);
+        }
         let alias = match t {
-            "fp16" | "half" => "f16",
-            "bfloat16" => "bf16",
+            "fp16" => "f16",
             "fp32" => "f32",
             "fp64" => "f64",
-            "i8" | "int8" => "s8",
-            "int32" | "i32" => "s32",
-            "float_e4m3" | "fp8_e4m3" => "e4m3",
-            "float_e5m2" | "fp8_e5m2" => "e5m2",
+            "fp8_e4m3" => "e4m3",
+            "fp8_e5m2" => "e5m2",
             o => o,
         };
+        let d = Dtype::parse(alias).ok()?;
         ELEMS
             .iter()
-            .find(|(_, n, c, _)| *n == alias || c.trim_start_matches("cutlass::") == alias)
+            .find(|(_, _, r)| r.is_some_and(|r| r.name == d.name))
             .map(|(e, ..)| *e)
     }
-    /// The short name (`f16`), as the CUTLASS generator writes it in kernel names.
+    /// The short name as the CUTLASS generator writes it in kernel names.
     ///
-    /// Pre: none. Post: a name [`Elem::parse`] reads back. Example: `Elem::E4m3.name() == "e4m3"`.
+    /// Pre: none. Post: a name [`Elem::parse`] reads back. Example: `Elem::S8.name() == "s8"`.
     pub fn name(self) -> &'static str {
         ELEMS.iter().find(|r| r.0 == self).map_or("?", |r| r.1)
     }
     /// The CUTLASS C++ type.
     ///
-    /// Pre: none. Post: a C++ type name. Example: `Elem::F16.cutlass() == "cutlass::half_t"`.
+    /// Pre: none. Post: `cutlass::<type>` or a builtin type. Example: `Elem::F16.cutlass() == "half_t"`.
     pub fn cutlass(self) -> &'static str {
-        ELEMS.iter().find(|r| r.0 == self).map_or("?", |r| r.2)
+        ELEMS
+            .iter()
+            .find(|r| r.0 == self)
+            .and_then(|r| r.2)
+            .map_or("void", |d| d.cutlass)
     }
-    /// Width in bits (0 for void).
+    /// Width in bits (0 for void), from the target table.
     ///
     /// Pre: none. Post: 0, 8, 16, 32 or 64. Example: `Elem::Bf16.bits() == 16`.
     pub fn bits(self) -> u64 {
-        ELEMS.iter().find(|r| r.0 == self).map_or(0, |r| r.3)
+        ELEMS
+            .iter()
+            .find(|r| r.0 == self)
+            .and_then(|r| r.2)
+            .map_or(0, |d| u64::from(d.bits))
+    }
+    /// The `CUtensorMapDataType` CUTLASS gives it (the target table's), if any.
+    ///
+    /// Pre: none. Post: `None` for void. Example: `Elem::E4m3.tma() == Some(TmaDataType::U8)`.
+    pub fn tma(self) -> Option<target::TmaDataType> {
+        ELEMS
+            .iter()
+            .find(|r| r.0 == self)
+            .and_then(|r| r.2)
+            .and_then(|d| d.tma)
     }
     /// Width in bytes (0 for void).
     ///
@@ -95,46 +133,26 @@ impl Elem {
     }
 }
 
-/// Shared memory per block (opt-in maximum) by compute capability, as CUTLASS states it
-/// (`cutlass/arch/arch.h`: sm90 232,448 B = `sm90_smem_capacity_bytes`; sm80 166,912 B =
-/// 163 KiB; sm86/sm89 101,376 B = 99 KiB).
+/// Shared memory per block (the opt-in maximum) by compute capability, from the target table
+/// (sm90 232,448 B = CUTLASS's `sm90_smem_capacity_bytes`; sm80 166,912 B; sm86/sm89 101,376 B).
 ///
 /// Pre: none. Post: `None` for an unknown arch. Example: `smem_capacity(90) == Some(232_448)`.
 pub fn smem_capacity(sm: u32) -> Option<u64> {
-    match sm {
-        90 => Some(232_448),
-        80 => Some(166_912),
-        86 | 89 => Some(101_376),
-        _ => None,
-    }
+    Arch::of(sm).map(|a| a.smem_per_block)
 }
 
-/// The largest portable thread-block cluster (CUDA programming guide: 8), and the largest with
-/// `cudaFuncAttributeNonPortableClusterSizeAllowed` on sm90 (16).
-pub const CLUSTER_PORTABLE: u64 = 8;
-/// See [`CLUSTER_PORTABLE`].
-pub const CLUSTER_NON_PORTABLE: u64 = 16;
-/// Whether the arch has thread-block clusters, TMA and GMMA (sm90 and later).
+/// The largest cluster: portable, or with the non-portable opt-in; `None` without clusters.
 ///
-/// Pre: none. Post: `sm >= 90`. Example: `has_tma(80) == false`.
-pub fn has_tma(sm: u32) -> bool {
-    sm >= 90
+/// Pre: none. Post: from the target table. Example: `cluster_limit(90, true) == Some(16)`.
+pub fn cluster_limit(sm: u32, non_portable: bool) -> Option<u64> {
+    Arch::of(sm)?
+        .clusters
+        .map(|c| u64::from(if non_portable { c.max } else { c.portable }))
 }
-/// Threads per warp and per warpgroup.
-pub const WARP: u64 = 32;
-/// See [`WARP`].
-pub const WARPGROUP: u64 = 128;
-/// Bytes of one mbarrier.
-pub const MBARRIER_BYTES: u64 = 8;
-/// GMMA: the instruction M, the N range and step, and the K extent in bytes.
-pub const GMMA_M: u64 = 64;
-/// See [`GMMA_M`].
-pub const GMMA_N_MAX: u64 = 256;
-/// See [`GMMA_M`].
-pub const GMMA_N_STEP: u64 = 8;
-/// See [`GMMA_M`].
-pub const GMMA_K_BYTES: u64 = 32;
-/// TMA: global address and stride alignment in bytes, and the smem destination alignment.
-pub const TMA_GMEM_ALIGN: u64 = 16;
-/// See [`TMA_GMEM_ALIGN`].
-pub const TMA_SMEM_ALIGN: u64 = 128;
+
+/// Whether the arch has TMA (and so thread-block clusters and, with sm_90a, GMMA).
+///
+/// Pre: none. Post: from the target table. Example: `has_tma(80) == false`.
+pub fn has_tma(sm: u32) -> bool {
+    Arch::of(sm).is_some_and(|a| a.tma())
+}

@@ -1952,11 +1952,8 @@ pub fn run(c: &Config) -> Run {
     let [cm, cn, ck] = c.cluster;
     let size = cm.saturating_mul(cn).saturating_mul(ck);
     {
-        let limit = if c.non_portable_cluster && c.sm == 90 {
-            facts::CLUSTER_NON_PORTABLE
-        } else {
-            facts::CLUSTER_PORTABLE
-        };
+        let limit = facts::cluster_limit(c.sm, c.non_portable_cluster).unwrap_or(1);
+        let opt_in = facts::cluster_limit(c.sm, true).unwrap_or(1);
         if size == 0 {
             x.refute(
                 "cluster",
@@ -1978,19 +1975,18 @@ pub fn run(c: &Config) -> Run {
                 |k| k.cluster = [1, 1, 1],
             );
         } else if size > limit {
-            let opt =
-                if !c.non_portable_cluster && size <= facts::CLUSTER_NON_PORTABLE && c.sm == 90 {
-                    " without cudaFuncAttributeNonPortableClusterSizeAllowed (cupy/cupy#8778)"
-                } else {
-                    ""
-                };
+            let opt = if !c.non_portable_cluster && size <= opt_in {
+                " without cudaFuncAttributeNonPortableClusterSizeAllowed (cupy/cupy#8778)"
+            } else {
+                ""
+            };
             x.refute(
                 "cluster",
                 &["cluster", "non_portable_cluster"],
                 format!("cluster {cm}x{cn}x{ck} has {size} CTAs; the limit is {limit}{opt}"),
                 format!("{size} > {limit}: CUDA_ERROR_INVALID_CLUSTER_SIZE at launch"),
             );
-            if size <= facts::CLUSTER_NON_PORTABLE && c.sm == 90 && !c.non_portable_cluster {
+            if size <= opt_in && !c.non_portable_cluster {
                 x.cand(
                     "cluster",
                     "non_portable_cluster = true".into(),
@@ -2311,16 +2307,7 @@ fn tma_sw(b: u64) -> tma::Swizzle {
 }
 
 fn tma_dtype(e: Elem) -> Option<tma::DataType> {
-    Some(match e {
-        Elem::F16 => tma::DataType::F16,
-        Elem::Bf16 => tma::DataType::Bf16,
-        Elem::F32 => tma::DataType::F32,
-        Elem::Tf32 => tma::DataType::Tf32,
-        Elem::F64 => tma::DataType::F64,
-        Elem::E4m3 | Elem::E5m2 | Elem::U8 | Elem::S8 => tma::DataType::U8,
-        Elem::S32 => tma::DataType::I32,
-        Elem::Void => return None,
-    })
+    e.tma()
 }
 
 /// CuTe's `Swizzle<B,4,3>` on a byte offset for a swizzle span of `sw` bytes (128 → B = 3,

@@ -185,7 +185,15 @@ fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
 /// Pre: explicit strides are non-negative; the allocation is not aliasing
 /// ([`check_aliasing`]). Post: `size >= valid_items` whenever the allocation covers the roots;
 /// over-allocation counts the allocated holes.
-/// Example: Figure 1 (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
+/// Example: the 6-by-4 example (`I0{6}` split by 4, allocation `[I1, I2]`) gives size 8, 6 valid, 2 over.
+///
+/// ```
+/// // The 6-by-4 example: I0{6} split by 4, allocated as [I1, I2].
+/// let s = tessera::domain::parse("I0 = iter 6\nI1, I2 = split I0 by 4\nloop I1 I2\nalloc I1 I2\n")
+///     .unwrap();
+/// let a = tessera::domain::alloc::allocation_info(&s).unwrap();
+/// assert_eq!((a.size.to_string(), a.over_allocation), ("8".to_string(), Some(2)));
+/// ```
 pub fn allocation_info(s: &Schedule) -> Result<AllocInfo> {
     check_aliasing(s)?;
     let a = s.allocation()?;

@@ -1,8 +1,8 @@
 //! Code generation: the loop nest with its predicate, as Python and as CUDA C++.
 //!
 //! Both programs print the visited root indices in the same format: a single root prints one index
-//! per line (the seed's Figure 2 listing); several roots print `T[a, b]` items, one line per run of
-//! the innermost loop (the seed's Listings 1 and 2). Python's `//` and `%` are floor division,
+//! per line (the three-splits example's listing); several roots print `T[a, b]` items, one line per run of
+//! the innermost loop (the split-then-merge and merge-then-split orders). Python's `//` and `%` are floor division,
 //! which equals Euclidean division for the positive divisors used here; the C++ uses explicit
 //! Euclidean helpers, since C++ `/` truncates (the seed's warning).
 
@@ -25,7 +25,7 @@ pub enum Lang {
 /// on any clash all names fall back to `i_<position>`.
 ///
 /// Pre: none. Post: names are distinct valid identifiers in Python and C++.
-/// Example: Figure 2's `I0..I6` become `i0..i6`; `N0` becomes `i_N0`.
+/// Example: the three-splits example's `I0..I6` become `i0..i6`; `N0` becomes `i_N0`.
 pub fn var_names(s: &Schedule) -> Vec<String> {
     let v: Vec<String> = s
         .ids
@@ -174,7 +174,7 @@ pub const MAX_CODE_BYTES: u64 = 1 << 24;
 /// [`Error::CodeTooLarge`]). Post: running the program (Python: `python3`;
 /// C++: `g++ -x c++` then run, or `nvcc`) prints the root indices of every passing loop point in
 /// loop order; unbound symbols are read from the command line in order of first occurrence.
-/// Example: Figure 2 with predicate `{I0, I2}` prints `0` to `14`, one per line.
+/// Example: the three-splits example with predicate `{I0, I2}` prints `0` to `14`, one per line.
 pub fn emit(s: &Schedule, predicate: &[Id], lang: Lang) -> Result<String> {
     let steps = plan(s)?;
     let loop_ids = s.loop_ids()?;

@@ -55,7 +55,7 @@ enum Shape {
     MergeThenSplit,
 }
 
-/// Recognizes Figure 3's shapes over roots `[R1, R2]` with loop `[outer, inner]`:
+/// Recognizes the merge-split example's shapes over roots `[R1, R2]` with loop `[outer, inner]`:
 /// transformation 1 `R2 -> split by N -> (A, B)`, `merge R1, A`; transformation 2
 /// `merge R1, R2`, `split by N`.
 fn shape(s: &Schedule) -> Option<(Shape, i64)> {
@@ -122,7 +122,7 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// Decides equivalence of two schedules over the same roots.
 ///
 /// Pre: the roots agree (names and extents, in order), else [`Error::NotComparable`].
-/// Post: `by_rule` is `Some` when the pair is Figure 3's (Theorem 5, `Yes`/`No`/`Unknown`), when
+/// Post: `by_rule` is `Some` when the pair is the merge-split example's (Theorem 5, `Yes`/`No`/`Unknown`), when
 /// the loop terms are identical (`Yes`, `consistent_unique`), or when the Theorem-5 normal forms
 /// agree and `backward_check` passes one way (`Yes`, `backward_check_sound`); normal forms that
 /// agree while the check fails both ways leave the answer to enumeration when extents are
@@ -130,8 +130,18 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// concrete, with a counterexample when they differ. A rule's `Yes`/`No` is proved in Coq for the
 /// model of the terms and the backward map; that Rust agrees with it is tested (the proptests and
 /// an exhaustive scan in `tests/domain_equiv.rs`), not proved.
-/// Example: Listings 1 and 2 (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
+/// Example: the split-then-merge and merge-then-split orders (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
 /// vs `[3, 4]`; with `I2{8}` they are.
+///
+/// ```
+/// use tessera::domain::{equiv::compare, parse};
+/// // The merge-split example: T[I1{2}, I2{5}], N = 4 (5 is not divisible by 4).
+/// let a = "I1 = iter 2\nI2 = iter 5\nI3, I5 = split I2 by 4\nI4 = merge I1, I3\nloop I4 I5\n";
+/// let b = "I1 = iter 2\nI2 = iter 5\nI3 = merge I1, I2\nI4, I5 = split I3 by 4\nloop I4 I5\n";
+/// let (a, b) = (parse(a).unwrap(), parse(b).unwrap());
+/// let e = compare(&a, &b).unwrap();
+/// assert!(!e.by_enumeration.unwrap().equivalent);
+/// ```
 pub fn compare(a: &Schedule, b: &Schedule) -> Result<Equivalence> {
     same_roots(a, b)?;
     let by_rule = match (shape(a), shape(b)) {
@@ -520,7 +530,7 @@ fn in_range(b: &Term, anchored: &HashSet<&Term>, facts: &Facts) -> Result<bool> 
 ///
 /// Pre: `l1`, `l2` are the loop domains' terms (not normalized). Post: `true` ⇒ with equal
 /// normal forms, both loop domains reach the same root indices backward from every point of
-/// `L1`'s box, holes included (`backward_check_sound`). Example: Figure 3 with `f | E(B)` passes;
+/// `L1`'s box, holes included (`backward_check_sound`). Example: the merge-split example with `f | E(B)` passes;
 /// `normal_forms_unsound_at_holes`'s pair fails both ways (`backward_check_examples`).
 fn backward_check(l1: &[Term], l2: &[Term], facts: &Facts) -> Result<bool> {
     let subs1 = subs(l1);
@@ -594,7 +604,7 @@ impl BridgeTerm {
 /// `E : nat -> Z`, `E r = extents[r]`, 0 past the end) and no facts, on terms over numbered roots.
 ///
 /// Pre: split factors `>= 1` (the IR's; Rust's extents are not Coq's `cdiv` for others). Post:
-/// the answer of `backward_check` on these terms. Example: Figure 3 with `f | E(B)` gives `true`.
+/// the answer of `backward_check` on these terms. Example: the merge-split example with `f | E(B)` gives `true`.
 #[doc(hidden)]
 pub fn backward_check_concrete(
     l1: &[BridgeTerm],

@@ -43,7 +43,7 @@ pub struct Step {
 /// the indices it depends on; otherwise [`Error::Undetermined`] names the first one left, and a
 /// transform whose inputs and outputs are all determined along other routes is
 /// [`Error::Overdetermined`] (its relation could not hold at every point).
-/// Example: for Figure 2 the plan computes `I1`, `I2` (backward splits), then `I0`.
+/// Example: for the three-splits example the plan computes `I1`, `I2` (backward splits), then `I0`.
 pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
     plan_from(s, &s.loop_ids()?)
 }
@@ -52,7 +52,7 @@ pub fn plan(s: &Schedule) -> Result<Vec<Step>> {
 /// order in which every index is computed from theirs (used to check that an allocation domain
 /// determines the roots).
 ///
-/// Pre: `s` validates. Post: as [`plan`]. Example: for Figure 1 from `[I1, I2]` the plan computes
+/// Pre: `s` validates. Post: as [`plan`]. Example: for the 6-by-4 example from `[I1, I2]` the plan computes
 /// `I0` (backward split); from `[I1]` it fails with [`Error::Undetermined`].
 pub fn plan_from(s: &Schedule, loop_ids: &[Id]) -> Result<Vec<Step>> {
     let mut known = vec![false; s.ids.len()];
@@ -164,7 +164,7 @@ impl<'a> Space<'a> {
     /// Pre: all extents evaluate; the loop domain has at most [`MAX_POINTS`] points.
     /// Post: [`Space::for_each`] visits every loop point in lexicographic order (first loop ID
     /// outermost).
-    /// Example: Figure 2 has `2 * 2 * 2 * 4 = 32` points.
+    /// Example: the three-splits example has `2 * 2 * 2 * 4 = 32` points.
     pub fn new(schedule: &'a Schedule) -> Result<Space<'a>> {
         let extents = schedule.concrete_extents()?;
         let steps = plan(schedule)?;
@@ -222,7 +222,7 @@ impl<'a> Space<'a> {
     /// swizzle `out_x = x`, `out_y = x ^ y` (self-inverse).
     ///
     /// Pre: `idx.len()` is the number of IterDomains. Post: every index is set; overflow is an error.
-    /// Example: Figure 2 at loop point `(1, 0, 1, 1)` sets `i1 = 2`, `i2 = 5`, `i0 = 17` (a hole).
+    /// Example: the three-splits example at loop point `(1, 0, 1, 1)` sets `i1 = 2`, `i2 = 5`, `i0 = 17` (a hole).
     pub fn propagate(&self, idx: &mut [i64]) -> Result<()> {
         for st in &self.steps {
             let back = st.direction == Direction::Backward;
@@ -282,21 +282,21 @@ impl<'a> Space<'a> {
     /// counters of [`Space::for_each`]). Every computed IterDomain is computed by a step (at most
     /// two per step) and at most 24 loop IDs vary, so this is at most `3·steps + 25`.
     ///
-    /// Pre: none. Post: `>= 1`. Example: Figure 2: `1 + 3 + 3 + 4 = 11`.
+    /// Pre: none. Post: `>= 1`. Example: the three-splits example: `1 + 3 + 3 + 4 = 11`.
     pub fn point_cost(&self) -> u64 {
         (1 + self.steps.len() + self.checked.len() + self.varying.len()) as u64
     }
 
     /// Work of one enumeration that checks validity: points × [`Space::point_cost`].
     ///
-    /// Pre: none. Post: at most [`MAX_WORK`]. Example: Figure 2: `32 × 11 = 352`.
+    /// Pre: none. Post: at most [`MAX_WORK`]. Example: the three-splits example: `32 × 11 = 352`.
     pub fn work(&self) -> u64 {
         self.points.saturating_mul(self.point_cost())
     }
 
     /// Whether IterDomain `id`'s index is in bound: `0 <= i < extent`.
     ///
-    /// Pre: `id` exists. Post: no side effects. Example: in Figure 2, `i0 = 17` is out of bound.
+    /// Pre: `id` exists. Post: no side effects. Example: in the three-splits example, `i0 = 17` is out of bound.
     pub fn in_bound(&self, idx: &[i64], id: Id) -> bool {
         idx[id] >= 0 && idx[id] < self.extents[id]
     }
@@ -306,7 +306,7 @@ impl<'a> Space<'a> {
     ///
     /// Pre: none beyond [`Space::new`]. Post: `f` is called at most [`Space::points`] times.
     ///
-    /// Example: Figure 2 calls `f` 32 times; returning `Ok(false)` at the first hole stops at
+    /// Example: the three-splits example calls `f` 32 times; returning `Ok(false)` at the first hole stops at
     /// the 7th point, `(0, 0, 1, 2)` (`i2 = 6`).
     pub fn for_each(&self, mut f: impl FnMut(&[i64]) -> Result<bool>) -> Result<()> {
         let n = self.schedule.ids.len();
@@ -334,7 +334,7 @@ impl<'a> Space<'a> {
     ///
     /// Pre: `idx` from [`Space::for_each`] (loop indices in bound; only the other IterDomains
     /// and the varying loop IDs are checked, `point_cost` of them at most). Post: no side
-    /// effects. Example: Figure 2 has 15 valid points.
+    /// effects. Example: the three-splits example has 15 valid points.
     pub fn valid(&self, idx: &[i64]) -> bool {
         self.checked.iter().all(|&i| self.in_bound(idx, i))
             && self
@@ -346,7 +346,7 @@ impl<'a> Space<'a> {
     /// Whether every IterDomain of `set` is in bound (the predicate built from `set`).
     ///
     /// Pre: `idx` from [`Space::propagate`]. Post: `passes(idx, all IDs) == valid(idx)`.
-    /// Example: Figure 2's 19 points pass `{I0}`.
+    /// Example: the three-splits example's 19 points pass `{I0}`.
     pub fn passes(&self, idx: &[i64], set: &[Id]) -> bool {
         set.iter().all(|&i| self.in_bound(idx, i))
     }
@@ -355,7 +355,7 @@ impl<'a> Space<'a> {
     /// if some root index is out of bound.
     ///
     /// Pre: `idx` was filled by [`Space::propagate`]. Post: distinct in-bound root tuples give
-    /// distinct positions (below `u64::MAX`). Example: Listing 2's point `(1, 1)` is `T[1, 0]`,
+    /// distinct positions (below `u64::MAX`). Example: the merge-then-split order's point `(1, 1)` is `T[1, 0]`,
     /// position `1 * 5 + 0 = 5`.
     pub fn root_item(&self, idx: &[i64]) -> Option<u64> {
         let mut pos: u64 = 0;
@@ -373,7 +373,7 @@ impl<'a> Space<'a> {
 
     /// Number of root items (product of root extents), saturating.
     ///
-    /// Pre: none. Post: saturates at `u64::MAX`. Example: Listings 1–2 have `2 * 5 = 10` items.
+    /// Pre: none. Post: saturates at `u64::MAX`. Example: the split-then-merge and merge-then-split orders have `2 * 5 = 10` items.
     pub fn root_items(&self) -> u64 {
         self.item_roots
             .iter()
@@ -397,7 +397,7 @@ pub struct Counts {
 /// Counts points, valid points, holes and out-of-bound indices per IterDomain.
 ///
 /// Pre: as [`Space::new`]. Post: `holes == iterations - valid`.
-/// Example: Figure 2 gives 32 iterations, 15 valid, 17 holes.
+/// Example: the three-splits example gives 32 iterations, 15 valid, 17 holes.
 pub fn count(space: &Space) -> Result<Counts> {
     let n = space.schedule.ids.len();
     let mut c = Counts {
@@ -447,7 +447,7 @@ pub struct PredicateCheck {
 /// `equivalent`, without counting duplicates).
 ///
 /// Pre: `set` names existing IterDomains. Post: the work done, at most `points ×
-/// (point_cost + |set|)` units, is added to [`super::steps`]. Example: Figure 2 with `{I0, I2}`
+/// (point_cost + |set|)` units, is added to [`super::steps`]. Example: the three-splits example with `{I0, I2}`
 /// is equivalent, with `{I0}` it is not (the 7th point is a hole that passes).
 pub fn equivalent(space: &Space, set: &[Id]) -> Result<bool> {
     let mut visited: u64 = 0;
@@ -464,7 +464,7 @@ pub fn equivalent(space: &Space, set: &[Id]) -> Result<bool> {
 /// Checks the predicate "every IterDomain of `set` is in bound" by enumeration.
 ///
 /// Post: `equivalent` iff the predicate holds exactly at the valid points.
-/// Example: Figure 2 with `{I0}` passes 19 points with 4 duplicates; with `{I0, I2}` 15 and 0.
+/// Example: the three-splits example with `{I0}` passes 19 points with 4 duplicates; with `{I0, I2}` 15 and 0.
 ///
 /// Pre: `set` names existing IterDomains.
 pub fn check_predicate(space: &Space, set: &[Id]) -> Result<PredicateCheck> {

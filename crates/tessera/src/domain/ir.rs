@@ -214,7 +214,7 @@ impl Schedule {
     /// The name of an IterDomain.
     ///
     /// Pre: `id` exists (an index from this schedule). Post: the declared name. Example: `s.name(0)`
-    /// is `"I0"` for Figure 2.
+    /// is `"I0"` for the three-splits example.
     pub fn name(&self, id: Id) -> &str {
         &self.ids[id].name
     }
@@ -416,7 +416,7 @@ impl Schedule {
 
     /// Root IterDomains (no definition), in definition order.
     ///
-    /// Pre: none. Post: IDs with `definition == None`. Example: Listings 1–2 have roots `[I1, I2]`.
+    /// Pre: none. Post: IDs with `definition == None`. Example: the split-then-merge and merge-then-split orders have roots `[I1, I2]`.
     pub fn roots(&self) -> Vec<Id> {
         (0..self.ids.len())
             .filter(|&i| self.ids[i].definition.is_none())
@@ -426,7 +426,7 @@ impl Schedule {
     /// Leaves: IterDomains used by no transform, in definition order.
     ///
     /// Pre: transforms reference existing IDs. Post: IDs that are no transform's input.
-    /// Example: Figure 2's leaves are `I3, I4, I5, I6`.
+    /// Example: the three-splits example's leaves are `I3, I4, I5, I6`.
     pub fn leaves(&self) -> Vec<Id> {
         let mut used = vec![false; self.ids.len()];
         for t in &self.transforms {
@@ -441,7 +441,7 @@ impl Schedule {
     ///
     /// Post: non-empty, no repeats (else [`Error::BadLoop`]).
     ///
-    /// Pre: none (the schedule is validated first). Example: Figure 2 gives `[I3, I4, I5, I6]`.
+    /// Pre: none (the schedule is validated first). Example: the three-splits example gives `[I3, I4, I5, I6]`.
     pub fn loop_ids(&self) -> Result<Vec<Id>> {
         self.validate()?;
         let l = match &self.loop_domain {
@@ -463,7 +463,7 @@ impl Schedule {
     /// The allocation domain: the declared one, or the roots (contiguous).
     ///
     /// Post: IDs exist, strides (if any) are one per ID and non-negative (else
-    /// [`Error::BadAlloc`]). Example: with no `alloc` statement, Figure 2's allocation is `[I0]`.
+    /// [`Error::BadAlloc`]). Example: with no `alloc` statement, the three-splits example's allocation is `[I0]`.
     ///
     /// Pre: none.
     pub fn allocation(&self) -> Result<Allocation> {
@@ -614,7 +614,7 @@ impl Schedule {
     ///
     /// Pre: `t` is a split. Post: [`Decision::Unknown`] when the facts do not decide it.
     ///
-    /// Example: Figure 2's splits are all `No`; `split I0{6} by 2` is `Yes`.
+    /// Example: the three-splits example's splits are all `No`; `split I0{6} by 2` is `Yes`.
     pub fn split_divisible(&self, t: usize) -> Result<Decision> {
         match &self.transforms[t] {
             Transform::Split { input, factor, .. } => {

@@ -195,6 +195,13 @@ impl<'a> Cursor<'a> {
 /// used after definition, factors positive, extents not provably `< 1`); errors carry the line
 /// and column.
 /// Example: `parse("I0 = iter 6\nI1, I2 = split I0 by 4\n")` has 3 IterDomains, extents 6, 2, 4.
+///
+/// ```
+/// let s = tessera::domain::parse("I0 = iter 6\nI1, I2 = split I0 by 4\nloop I1 I2\n").unwrap();
+/// let i2 = s.id("I2").unwrap();
+/// assert_eq!(s.name(i2), "I2");
+/// assert!(tessera::domain::parse("I1 = split I9 by 4\n").is_err()); // I9 is not defined
+/// ```
 pub fn parse(text: &str) -> Result<Schedule> {
     if text.len() > MAX_TEXT {
         return Err(Error::InputTooLarge {

@@ -100,7 +100,7 @@ pub fn xor_closed(s: &Schedule, x: Id, y: Id) -> Result<Decision> {
 ///
 /// Pre: the loop domain determines every index. Post: every rule is sound for every loop point.
 ///
-/// Example: Figure 2 yields, among others, `{I0, I2} ⇒ I1` by Theorem 1 (split).
+/// Example: the three-splits example yields, among others, `{I0, I2} ⇒ I1` by Theorem 1 (split).
 pub fn rules(s: &Schedule) -> Result<Vec<Rule>> {
     rules_assuming(s, &[])
 }
@@ -245,7 +245,7 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
 ///
 /// Pre/Post: a budget, not a correctness bound: the pass does at most this much work
 /// (`tests/domain_scaling.rs` counts it on the slowest schedules we could build). Example:
-/// Figure 2 needs `2 × 32 × (11 + 2) + 2² = 836` units.
+/// The three-splits example needs `2 × 32 × (11 + 2) + 2² = 836` units.
 pub const MINIMALITY_WORK: u64 = 1 << 28;
 
 /// Upper bound of the work of [`derive()`]'s enumeration pass over `space` for `chosen`
@@ -254,7 +254,7 @@ pub const MINIMALITY_WORK: u64 = 1 << 28;
 /// (`chosen` units).
 ///
 /// Pre: none. Post: saturating; the pass's work counted by [`super::steps`] never exceeds it.
-/// Example: Figure 2 (32 points, cost 11 per point, 2 conditions) gives 836.
+/// Example: the three-splits example (32 points, cost 11 per point, 2 conditions) gives 836.
 pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
     let c = chosen as u64;
     let per_check = space
@@ -271,8 +271,18 @@ pub fn minimality_work(space: &Space, chosen: usize) -> u64 {
 /// which are sound for any extents satisfying the facts); when extents are concrete and the
 /// enumeration pass fits [`MINIMALITY_WORK`], no condition of `chosen` is implied by the others
 /// (checked by enumeration, so `chosen` is minimal: `enum_pass_minimal` in `proofs/EnumPass.v`).
-/// Example: Figure 2 (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
+/// Example: the three-splits example (three indivisible splits) gives `{I0, I2}`; `I1` is dropped by Theorem 1
 /// (split) on `I1, I2 = split I0 by 6`.
+///
+/// ```
+/// let text = "I0 = iter 15\nI1, I2 = split I0 by 6\nI3, I4 = split I1 by 2\n\
+///             I5, I6 = split I2 by 4\nloop I3 I4 I5 I6\n";
+/// let s = tessera::domain::parse(text).unwrap();
+/// let d = tessera::domain::predicate::derive(&s).unwrap();
+/// let names: Vec<&str> = d.chosen.iter().map(|&i| s.name(i)).collect();
+/// assert_eq!(names, ["I0", "I2"]);
+/// assert!(d.minimal_checked);
+/// ```
 pub fn derive(s: &Schedule) -> Result<Derivation> {
     let mut d = derive_by_theorems(s)?;
     let space = Space::new(s)
@@ -332,7 +342,7 @@ fn drop_order(s: &Schedule) -> Result<Vec<Id>> {
 /// Pre: the loop domain determines every index. Post: the chosen conditions imply every
 /// IterDomain's in-bound condition by the rules alone (sound for every value of the symbols
 /// satisfying the facts); `minimal_checked` is `false`.
-/// Example: Figure 2 gives `{I0, I2}` already at this stage.
+/// Example: the three-splits example gives `{I0, I2}` already at this stage.
 pub fn derive_by_theorems(s: &Schedule) -> Result<Derivation> {
     derive_by_theorems_assuming(s, &[])
 }
@@ -723,7 +733,7 @@ impl<'a> Greedy<'a> {
 /// when it creates holes, and predicates an unsafe slice output (nvFuser issue #3257); swizzle
 /// predicates unsafe IDs of its computing side.
 /// Post: the set is correct (equivalent to "no hole") on every schedule nvFuser accepts, not
-/// necessarily minimal. Example: Figure 2 gives `{I0, I2}`; Example 8 of the reference gives the
+/// necessarily minimal. Example: the three-splits example gives `{I0, I2}`; Example 8 of the reference gives the
 /// root and `I2`.
 pub fn nvfuser_choice(s: &Schedule) -> Result<Vec<Id>> {
     let n = s.ids.len();
@@ -815,7 +825,7 @@ pub fn nvfuser_choice(s: &Schedule) -> Result<Vec<Id>> {
 
 /// "Predicate everything": every IterDomain that is not a loop ID.
 ///
-/// Post: always equivalent to "no hole" (it is the definition). Example: Figure 2 gives
+/// Post: always equivalent to "no hole" (it is the definition). Example: the three-splits example gives
 /// `{I0, I1, I2}`.
 pub fn everything(s: &Schedule) -> Result<Vec<Id>> {
     let is_loop = loop_mask(s)?;

@@ -104,7 +104,18 @@ pub fn hole_free_closed_form(s: &Schedule, by_theorems: &Derivation) -> Result<D
 /// Pre: the loop domain determines every index. Post: `strategies[0]` is ours (equivalent to
 /// "no hole", minimal when concrete); symbolic facts are used where they suffice and every
 /// undecided condition is listed in `obligations`.
-/// Example: Figure 2 gives counts 32/15/17 and ours `{I0, I2}`.
+/// Example: the three-splits example gives counts 32/15/17 and ours `{I0, I2}`.
+///
+/// ```
+/// // The three-splits example (ARCHITECTURE.md, glossary).
+/// let text = "I0 = iter 15\nI1, I2 = split I0 by 6\nI3, I4 = split I1 by 2\n\
+///             I5, I6 = split I2 by 4\nloop I3 I4 I5 I6\n";
+/// let s = tessera::domain::parse(text).unwrap();
+/// let r = tessera::domain::report::analyze(&s).unwrap();
+/// let c = r.counts.as_ref().unwrap();
+/// assert_eq!((c.iterations, c.valid, c.holes), (32, 15, 17));
+/// assert_eq!(r.names(&r.derivation.chosen), ["I0", "I2"]);
+/// ```
 pub fn analyze(s: &Schedule) -> Result<Report> {
     let mut enumeration_skipped = None;
     let space = match Space::new(s) {
@@ -301,7 +312,7 @@ pub fn analyze(s: &Schedule) -> Result<Report> {
 impl Report {
     /// Names of a set of IterDomains.
     ///
-    /// Pre: IDs exist. Post: names in the same order. Example: `[0, 2]` in Figure 2 is `["I0", "I2"]`.
+    /// Pre: IDs exist. Post: names in the same order. Example: `[0, 2]` in the three-splits example is `["I0", "I2"]`.
     pub fn names(&self, set: &[Id]) -> Vec<String> {
         set.iter()
             .map(|&i| self.schedule.name(i).to_string())
@@ -311,7 +322,7 @@ impl Report {
     /// The predicate as text: `I0 < 15 ∧ I2 < 6` (`true` when empty); the lower bound `0 <=` is
     /// written only for indices that can be negative.
     ///
-    /// Pre: IDs exist. Post: one conjunct per ID. Example: Figure 2 gives `I0 < 15 ∧ I2 < 6`.
+    /// Pre: IDs exist. Post: one conjunct per ID. Example: the three-splits example gives `I0 < 15 ∧ I2 < 6`.
     pub fn predicate_text(&self, set: &[Id]) -> String {
         if set.is_empty() {
             return "true".into();

@@ -20,10 +20,8 @@
 
 use std::fmt;
 
-/// Lanes of tensor memory per SM.
-pub const TMEM_LANES: u64 = 128;
-/// 32-bit columns of tensor memory per SM.
-pub const TMEM_COLUMNS: u64 = 512;
+// Tensor-memory geometry: `crate::target::TMEM` (128 lanes × 512 columns on the sm_100 family).
+use crate::target::TMEM;
 
 /// Parallel type of an allocation ID.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +155,7 @@ impl TmemDomain {
         }
     }
 
-    /// Lanes and columns, checked against [`TMEM_LANES`] and [`TMEM_COLUMNS`].
+    /// Lanes and columns, checked against [`TMEM`]'s lanes and columns.
     ///
     /// Pre: none. Post: `Ok` iff positions are in range, products fit in `u64`, lanes ≤ 128
     /// and columns ≤ 512; lanes are checked first. Example: Example 27 gives
@@ -180,16 +178,16 @@ impl TmemDomain {
         let overflow = || TmemError::Invalid("extent product overflows".into());
         let lanes = product(&lane_ids).ok_or_else(overflow)?;
         let columns = product(&column_ids).ok_or_else(overflow)?;
-        if lanes > TMEM_LANES {
+        if lanes > TMEM.lanes {
             return Err(TmemError::NotEnoughLanes {
                 tried: lanes,
-                available: TMEM_LANES,
+                available: TMEM.lanes,
             });
         }
-        if columns > TMEM_COLUMNS {
+        if columns > TMEM.columns {
             return Err(TmemError::NotEnoughColumns {
                 tried: columns,
-                available: TMEM_COLUMNS,
+                available: TMEM.columns,
             });
         }
         Ok(TmemAllocation {

@@ -2,7 +2,7 @@
 //!
 //! Seed, "Merging discontiguous IterDomains": a vector (or TMA box) split out of a merge of two
 //! discontiguous IterDomains is legal iff the split size divides the extent of the merge's inner
-//! input — otherwise the access pattern is Theorem 5's transformation 2 (Listing 2), which jumps
+//! input — otherwise the access pattern is Theorem 5's transformation 2 (the merge-then-split order), which jumps
 //! across the discontinuity inside one vector. This module decides that rule (symbolically when
 //! possible) and, independently, checks by enumeration whether every vector/box instance touches
 //! consecutive addresses of the allocation.
@@ -80,7 +80,7 @@ fn strides(s: &Schedule, extents: &[i64]) -> Result<(Vec<Id>, Vec<i64>)> {
 ///
 /// Pre: none. Post: `legal == Yes` iff the merge is contiguous in the allocation or the factor
 /// divides the merge's inner extent (decided with the facts; `Unknown` is a launch obligation).
-/// Example: Listing 2 with allocation strides `8 1` (discontiguous rows of 5): `4 | 5` fails.
+/// Example: the merge-then-split order with allocation strides `8 1` (discontiguous rows of 5): `4 | 5` fails.
 pub fn merge_split_rule(s: &Schedule, id: Id) -> Result<Option<MergeSplitRule>> {
     let a = s.allocation()?;
     rule_with(s, id, &a, &mut Strides::default())
@@ -173,8 +173,8 @@ fn rule_with(
 /// iff for every assignment of the other loop indices the lanes (in lane order) are at addresses
 /// `base, base + 1, …` of the allocation (element strides) — for vectors every lane must also be
 /// a valid point, unless the whole vector is a hole.
-/// Example: Listing 1's `I5` as a box with contiguous allocation `[I1, I2]` is contiguous; Listing
-/// 2's `I5` with strides `8 1` is not (`T[0, 4]` then `T[1, 0]`).
+/// Example: the split-then-merge order's `I5` as a box with contiguous allocation `[I1, I2]` is contiguous; the
+/// merge-then-split order's `I5` with strides `8 1` is not (`T[0, 4]` then `T[1, 0]`).
 pub fn check_access(s: &Schedule, id: Id, kind: AccessKind) -> Result<AccessVerdict> {
     let mut v = check_accesses(s, &[(id, kind)])?;
     Ok(v.remove(0))

@@ -326,7 +326,7 @@ impl Obligation {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
-    /// The function name (as in the expression language, `crate::notation::expr::FUNCTIONS`).
+    /// The function name (as in the expression language, `crate::notation::ops::OPS`).
     pub op: String,
     /// The argument values.
     pub args: Vec<Value>,

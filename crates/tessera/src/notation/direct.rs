@@ -11,7 +11,8 @@
 //! general evaluator's order (arguments left to right, depth first), so the first error found is
 //! the general path's error.
 
-use super::expr::{apply, int_tuple_value, Value};
+use super::ops::apply;
+use super::value::{int_tuple_value, Value};
 use crate::error::{Error, Result};
 use crate::layout::{Builder, IntTuple, Layout, Mode};
 

@@ -6,8 +6,10 @@
 
 pub mod direct;
 pub mod expr;
+pub mod ops;
 pub mod parse;
 pub mod ragged;
+pub mod value;
 pub mod write;
 
 use std::fmt::{self, Display, Write};

@@ -2,7 +2,8 @@
 //! divide, `local_tile` or `local_partition` call evaluated over the padded domain
 //! ([`crate::algebra::ragged`]).
 
-use super::{eval_expr, parse, Expr, Value};
+use super::ops::{self, RaggedForm};
+use super::{eval_expr, parse, Expr};
 use crate::algebra::ragged::{
     ragged_divide, ragged_local_partition, ragged_local_tile, Arrangement, Ragged, RaggedSlice,
 };
@@ -31,72 +32,47 @@ fn bad(message: String) -> Error {
 /// divide padded to 12 points with 2 holes.
 pub fn evaluate(text: &str) -> Result<Outcome, Error> {
     let e = parse(text)?;
-    let Expr::Call { name, args, .. } = &e else {
+    let Expr::Call { name, args, col } = &e else {
         return Err(bad(
             "--ragged takes a call: a divide, local_tile or local_partition".into(),
         ));
     };
-    let op = name.strip_prefix("ragged_").unwrap_or(name);
     let vals = args.iter().map(eval_expr).collect::<Result<Vec<_>, _>>()?;
-    let layout = |i: usize| match vals.get(i) {
-        Some(Value::Layout(l)) => Ok(l.clone()),
-        Some(v) => match v.to_int_tuple() {
-            Some(t) if i == 1 => crate::Layout::compact(&t),
-            _ => Err(bad(format!("{op}: argument {} must be a layout", i + 1))),
-        },
-        None => Err(bad(format!("{op}: missing argument {}", i + 1))),
+    let Some(op) = ops::lookup(name.strip_prefix("ragged_").unwrap_or(name)) else {
+        return Err(Error::UnknownFunction {
+            name: name.clone(),
+            column: *col,
+        });
     };
-    let tiler = |i: usize| {
-        vals.get(i)
-            .and_then(|v| v.to_tiler())
-            .ok_or_else(|| bad(format!("{op}: argument {} must be a tiler", i + 1)))
+    // The registry's arity and argument types: the same errors as `tessera eval`.
+    ops::arity(op.name, vals.len(), op.arity)?;
+    let a = ops::Args {
+        op: op.name,
+        vals: &vals,
     };
-    let want = |n: usize| {
-        if vals.len() == n {
-            Ok(())
-        } else {
-            Err(Error::Arity {
-                op: op.to_string(),
-                expected: if n == 2 { "2" } else { "3" },
-                found: vals.len(),
-            })
-        }
-    };
-    if let Some(arr) = Arrangement::parse(op) {
-        want(2)?;
-        return Ok(Outcome::Divide(ragged_divide(
-            &layout(0)?,
-            &tiler(1)?,
+    match op.ragged {
+        RaggedForm::Divide(arr) => Ok(Outcome::Divide(ragged_divide(
+            a.layout(0)?,
+            &a.tiler(1)?,
             arr,
-        )?));
-    }
-    match op {
-        "local_tile" => {
-            want(3)?;
-            let (a, t) = (layout(0)?, tiler(1)?);
-            let c = vals[2]
-                .to_int_tuple()
-                .ok_or_else(|| bad("local_tile: argument 3 must be a coordinate".into()))?;
-            let s = ragged_local_tile(&a, &t, &c)?;
+        )?)),
+        RaggedForm::LocalTile => {
+            let (l, t, c) = (a.layout(0)?, a.tiler(1)?, a.tuple(2)?);
+            let s = ragged_local_tile(l, &t, &c)?;
             Ok(Outcome::Slice(
                 "local_tile",
                 s,
-                ragged_divide(&a, &t, Arrangement::Zipped)?,
+                ragged_divide(l, &t, Arrangement::Zipped)?,
             ))
         }
-        "local_partition" => {
-            want(3)?;
-            let (a, th) = (layout(0)?, layout(1)?);
-            let i = match vals[2] {
-                Value::Int(i) => i,
-                _ => return Err(bad("local_partition: argument 3 must be an integer".into())),
-            };
-            let s = ragged_local_partition(&a, &th, i)?;
+        RaggedForm::LocalPartition => {
+            let (l, th, i) = (a.layout(0)?, a.layout_or_tuple(1)?, a.int(2)?);
+            let s = ragged_local_partition(l, &th, i)?;
             let sizes = th
                 .modes()
                 .map(|m| m.size().map(crate::algebra::Tiler::Int))
                 .collect::<Result<Vec<_>, _>>()?;
-            let t = if th.is_leaf() && a.is_leaf() {
+            let t = if th.is_leaf() && l.is_leaf() {
                 sizes[0].clone()
             } else {
                 crate::algebra::Tiler::Tuple(sizes)
@@ -104,12 +80,12 @@ pub fn evaluate(text: &str) -> Result<Outcome, Error> {
             Ok(Outcome::Slice(
                 "local_partition",
                 s,
-                ragged_divide(&a, &t, Arrangement::Zipped)?,
+                ragged_divide(l, &t, Arrangement::Zipped)?,
             ))
         }
-        _ => Err(Error::UnknownFunction {
-            name: name.clone(),
-            column: 1,
-        }),
+        RaggedForm::No => Err(bad(format!(
+            "--ragged takes a call: a divide, local_tile or local_partition; {} has no ragged form",
+            op.name
+        ))),
     }
 }

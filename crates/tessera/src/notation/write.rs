@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::expr::Value;
+use super::value::Value;
 use crate::layout::{Layout, Mode, TreeRef};
 
 /// Appends the decimal text of `v`.
@@ -55,6 +55,37 @@ pub fn write_value(out: &mut String, v: &Value) {
             let _ = write!(out, "{v}");
         }
     }
+}
+
+/// Appends `v` in the face asked for: as [`write_value`], or, with `pycute`, a layout, swizzle or
+/// composed layout in pycute's notation ([`super::pycute_any`]; other values print as in C++).
+/// The one rule `tessera eval --pycute`, batch's `"pycute": true` and Python's `batch` follow.
+///
+/// Pre: none. Post: appends exactly [`value_text`]`(v, pycute)`. Example: `Sw<3,4,3>` with
+/// `pycute` appends `SW_3_4_3`.
+pub fn write_value_face(out: &mut String, v: &Value, pycute: bool) {
+    match (v, pycute) {
+        (Value::Layout(l), true) => write_layout(out, l, true),
+        (Value::Swizzle(_) | Value::Composed(_), true) => {
+            if let Some(a) = v.to_any_layout() {
+                out.push_str(&super::pycute_any(&a));
+            }
+        }
+        _ => write_value(out, v),
+    }
+}
+
+/// `v` as text in the face asked for (see [`write_value_face`]).
+///
+/// ```
+/// let v = tessera::notation::eval("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
+/// let t = tessera::notation::write::value_text(&v, true);
+/// assert_eq!(t, "SW_3_4_3 o 0 o (8, 64):(64, 1)");
+/// ```
+pub fn value_text(v: &Value, pycute: bool) -> String {
+    let mut s = String::new();
+    write_value_face(&mut s, v, pycute);
+    s
 }
 
 /// Appends the layout in C++ notation (`Display`), or in pycute's (`notation::pycute`).

@@ -84,7 +84,7 @@ pub const CATALOGUE: &[Entry] = &[
         code: "divisibility",
         title: "a divisibility obligation failed",
         obligation: "a ∣ b (e.g. N·d ∣ M for complement1)",
-        explanation: "complement1(N, d, M) needs N·d ∣ M (seed III); tile_to_shape needs each \
+        explanation: "complement1(N, d, M) needs N·d ∣ M (the Complementation theorem); tile_to_shape needs each \
                       block mode's size to divide the target's; upcast needs d ∣ N or N ∣ d for \
                       every stride d; left_inverse needs each stride divisible by the size \
                       inverted so far. The diagnostic shows the failing arithmetic and checked \

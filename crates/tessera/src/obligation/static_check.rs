@@ -6,7 +6,7 @@
 //!
 //! ```compile_fail
 //! use tessera::obligation::static_check::Complement1;
-//! // seed III's badTile: error[E0080]: evaluation panicked: obligation failed: N·d ∣ M with
+//! // the Complementation theorem's badTile: error[E0080]: evaluation panicked: obligation failed: N·d ∣ M with
 //! // N = 128, d = 16, M = 2040 (2048 ∤ 2040)
 //! const BAD_TILE: Complement1<128, 16, 2040> = Complement1::new();
 //! ```
@@ -195,7 +195,7 @@ impl<const N: i64, const D: i64> Default for StaticLayout1<N, D> {
     }
 }
 
-/// seed III's `complement1 N d M h`, with `h : N·d ∣ M` proved at compile time: the complement
+/// The Complementation theorem's `complement1 N d M h`, with `h : N·d ∣ M` proved at compile time: the complement
 /// `(d, M/(N·d)):(1, N·d)` of `N:d` in `[0, M)`.
 ///
 /// Pre: `N, D, M ≥ 1`, `N·D` fits in `i64` and divides `M` (checked when the type is used in a

@@ -176,7 +176,7 @@ fn rel(old: i64, new: i64) -> f64 {
     d / (old.unsigned_abs().max(1) as f64)
 }
 
-/// seed III's example: `N·d ∣ M` fails; nearby `(N', d', M')` with `N'·d' ∣ M'`.
+/// The Complementation theorem's example: `N·d ∣ M` fails; nearby `(N', d', M')` with `N'·d' ∣ M'`.
 fn complement1_candidates(call: &Call) -> Vec<Candidate> {
     let ints: Vec<i64> = call
         .args

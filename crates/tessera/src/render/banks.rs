@@ -30,7 +30,7 @@ pub fn banks_svg(smem: &Smem, dtype: Dtype, report: &Report) -> Result<Picture> 
         for col in 0..n {
             let i = row + m * col;
             let off = smem.offset(i).map_err(bad)?;
-            let byte = off * dtype.bytes;
+            let byte = off * crate::banks::elem_bytes(dtype);
             let bank = (byte / WORD_BYTES) % BANKS;
             let hit = marked
                 .binary_search_by_key(&i, |h| h.0)

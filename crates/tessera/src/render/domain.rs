@@ -1,5 +1,5 @@
 //! Iteration-domain pictures: the transform DAG (seed Figures 2 and 3), the iteration space with
-//! its holes (seed Figure 1) and the allocation with its over-allocated slots.
+//! its holes (the 6-by-4 example) and the allocation with its over-allocated slots.
 
 use super::grid::{dark, draw, Axis, Cell, Grid};
 use super::{
@@ -159,7 +159,7 @@ pub fn space_svg(s: &Schedule) -> Result<Picture> {
 /// The allocation: one cell per slot of the allocation domain (outer half of its IDs down, inner
 /// half across), filled with [`index_color`] of the root item a valid loop point stores there and
 /// labelled with its root indices; a slot no valid point writes (an allocated hole) is filled with
-/// [`HOLE`]. Seed Figure 1: 6 items allocated as 2×4 with two holes.
+/// [`HOLE`]. The 6-by-4 example: 6 items allocated as 2×4 with two holes.
 ///
 /// Pre: concrete extents; the loop domain determines every index; at most `MAX_CELLS` slots.
 /// Post: marks are the slots in row-major order; errors are typed.

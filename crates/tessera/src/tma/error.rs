@@ -160,14 +160,14 @@ pub enum Error {
         /// The product.
         bytes: u64,
     },
-    /// One copy must fit the shared memory of an SM (228 KiB on sm_90/sm_100), as the driver
+    /// One copy must fit the shared memory of an SM (`target::Arch::smem_per_sm`), as the driver
     /// computes it: `elementSize * prod floor(boxDim[i] / elementStrides[i])` (observed; not in
     /// the driver doc).
     #[error("one box is {bytes} bytes as the driver counts it (elementSize * prod floor(boxDim[i] / elementStrides[i])), over the {limit}-byte shared memory of an SM [driver, observed]")]
     BoxFootprint {
         /// The driver's count.
         bytes: u64,
-        /// The limit (233472 = 228 KiB).
+        /// The limit (the architecture's shared memory per SM).
         limit: u64,
     },
     /// Packed ALIGN16B types need `boxDim[0] == 128`.

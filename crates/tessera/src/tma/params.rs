@@ -4,9 +4,6 @@
 
 use super::{Address, DataType, Interleave, L2Promotion, OobFill, Request, Swizzle};
 
-/// Compute capabilities (`--sm`) whose GPUs have TMA: Hopper, Blackwell and Blackwell consumer.
-pub const TMA_SMS: &[u32] = &[90, 100, 101, 103, 110, 120, 121];
-
 /// Parses a list of non-negative integers: `1024,4096`, `[1024, 4096]` or `(1024,4096)`.
 ///
 /// Pre: none. Post: `Err` names the first entry that is not one. Example: `[64, 128]` gives
@@ -86,10 +83,11 @@ impl Params {
             }
         }
         if let Some(sm) = raw.sm {
-            if !TMA_SMS.contains(&sm) {
+            if !crate::target::Arch::of(sm).is_some_and(|a| a.tma()) {
+                let tma_sms = crate::target::Arch::tma_numbers();
                 return Err(bad(
                     "sm",
-                    format!("{sm} is not a compute capability with TMA (one of {TMA_SMS:?})"),
+                    format!("{sm} is not a compute capability with TMA (one of {tma_sms:?})"),
                 ));
             }
         }

@@ -240,15 +240,9 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
         );
     }
     if let Some(bytes) = driver_box_bytes(r) {
-        if bytes > SMEM_LIMIT {
-            push(
-                &mut out,
-                Error::BoxFootprint {
-                    bytes,
-                    limit: SMEM_LIMIT,
-                },
-                E,
-            );
+        let limit = smem_limit(r);
+        if bytes > limit {
+            push(&mut out, Error::BoxFootprint { bytes, limit }, E);
         }
     }
     if rank > 0 && align16b && box0 != 128 {
@@ -319,7 +313,7 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
             );
         }
     }
-    if r.swizzle.is_atom() && r.sm < 100 {
+    if r.swizzle.is_atom() && !arch_of(r).tma_atom_swizzle {
         push(
             &mut out,
             Error::AtomSwizzleArch {
@@ -405,10 +399,23 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
     out
 }
 
-/// Shared memory of an SM on sm_90 and sm_100: 228 KiB.
-pub const SMEM_LIMIT: u64 = 233_472;
+/// The architecture a request targets ([`crate::target::Arch`]); a compute capability Tessera
+/// does not know (only the library API lets one through: `tessera tma --sm` refuses it) is
+/// checked as sm_90, the default.
+fn arch_of(r: &Request) -> &'static crate::target::Arch {
+    crate::target::Arch::of(r.sm).unwrap_or(&crate::target::arch::SM90)
+}
 
-/// The box size the driver checks against [`SMEM_LIMIT`], as observed on driver 580 (CUDA 13.0):
+/// The shared memory of an SM of the request's architecture, which one box must fit in
+/// ([`crate::target::Arch::smem_per_sm`]: 228 KiB = 233,472 bytes on sm_90/sm_100, 100 KiB on
+/// sm_120).
+///
+/// Pre: none. Post: as above. Example: a request for sm_90 gives 233,472.
+pub fn smem_limit(r: &Request) -> u64 {
+    arch_of(r).smem_per_sm
+}
+
+/// The box size the driver checks against [`smem_limit`], as observed on driver 580 (CUDA 13.0):
 /// `elementSize * prod_i floor(boxDim[i] / elementStrides[i])` — truncating division, so a
 /// dimension with `elementStrides[i] > boxDim[i]` counts 0, and dimension 0's element stride
 /// counts although the copy ignores it with interleave NONE (210,000 recorded driver verdicts

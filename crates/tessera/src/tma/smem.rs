@@ -188,21 +188,14 @@ pub fn check(
     })
 }
 
-/// A CUTLASS element type of the same size, for naming atoms.
+/// The CUTLASS element type that names the atoms: the type's element ([`crate::target`]), or
+/// `uint8_t` for the packed types padded to a byte; `None` for the dense 4-bit packing.
 fn atom_type(dtype: DataType) -> Option<&'static str> {
-    Some(match dtype.mem_bits() {
-        8 => "uint8_t",
-        16 => match dtype.name() {
-            "bf16" => "bfloat16_t",
-            _ => "half_t",
-        },
-        32 => match dtype.name() {
-            "tf32" | "tf32_ftz" => "tfloat32_t",
-            _ => "float",
-        },
-        64 => "double",
-        _ => return None,
-    })
+    match dtype.element() {
+        Some(d) => Some(d.cutlass),
+        None if dtype.mem_bits() == 8 => Some(crate::target::dtype::U8.cutlass),
+        None => None,
+    }
 }
 
 fn first_difference(

@@ -206,7 +206,12 @@ fn candidates(r: &Request, e: &Error) -> Vec<(String, Request)> {
                 "swizzle 128B (same span, 16-byte atoms)".into(),
                 with(r, |c| c.swizzle = Swizzle::B128),
             ));
-            out.push(("target sm_100 (Blackwell)".into(), with(r, |c| c.sm = 100)));
+            if let Some(a) = crate::target::ARCHS.iter().find(|a| a.tma_atom_swizzle) {
+                out.push((
+                    format!("target sm_{} ({})", a.cc, a.family),
+                    with(r, |c| c.sm = a.cc),
+                ));
+            }
         }
         Error::OobFill { .. } => out.push((
             "oobFill NONE (out-of-bound elements read as zero)".into(),

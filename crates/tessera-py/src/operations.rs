@@ -1,0 +1,691 @@
+//! The algebra's operations as Python functions: the hand-written fast bindings of the common
+//! ones, and every row of the library's registry (`tessera::notation::ops`) through the generic
+//! [`apply`]; `eval` and `batch` of the expression language.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+use tessera::algebra::swizzled::{self, Rhs};
+use tessera::algebra::{self, Tiler};
+use tessera::layout::AnyLayout;
+use tessera::layout::{IntTuple, Layout};
+use tessera::notation::{self, Value};
+
+use crate::convert::*;
+use crate::errors::*;
+use crate::fast;
+use crate::swizzle::{func_arg, wrap_any};
+
+pub(crate) fn face_of(o: &Bound<'_, PyAny>) -> Face {
+    if fast::kind(o) == fast::Kind::Cute {
+        Face::PyCute
+    } else {
+        Face::Tessera
+    }
+}
+
+pub(crate) type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
+
+pub(crate) fn op_tiler(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    face: Face,
+    f: Op2,
+) -> PyResult<PyObject> {
+    let py = a.py();
+    let la = layout_ref(a, face)?;
+    // A layout tiler is cloned straight into the tiler (no intermediate `Result<Tiler>` move).
+    let t = match fast::plain(b) {
+        Some((lb, _)) => Tiler::Layout(lb.clone()),
+        None => tiler_arg(b, face, 0)?,
+    };
+    fast::new_layout_from(py, face, f(&la, &t))
+}
+
+/// One native function per operation, used by both faces: `face` picks the result's class
+/// (`tessera.pycute` passes `pycute=True`).
+macro_rules! tiler_ops {
+    ($($name:ident => $f:path),* $(,)?) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, b, pycute = false))]
+        pub(crate) fn $name(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+            if b.is_none() {
+                return Ok(a.clone().unbind());
+            }
+            let ka = fast::kind(a);
+            if ka.is_func() {
+                let fa = func_arg(a).expect("a swizzle or composed layout");
+                let f = if pycute { Face::PyCute } else { ka.face() };
+                let t = tiler_arg(b, f, 0)?;
+                let g = $f;
+                let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
+                return wrap_any(a.py(), f, r);
+            }
+            let face = face(pycute, a);
+            op_tiler(a, b, face, $f)
+        }
+    )*};
+}
+
+/// `composition(A, B)`: A a layout, swizzle or composed layout; B a tiler, swizzle or composed.
+#[pyfunction]
+#[pyo3(signature = (a, b, pycute = false))]
+pub(crate) fn composition(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    if b.is_none() {
+        return Ok(a.clone().unbind());
+    }
+    let (ka, kb) = (fast::kind(a), fast::kind(b));
+    if !ka.is_func() && !kb.is_func() {
+        let f = if pycute { Face::PyCute } else { ka.face() };
+        if let Some((lb, _)) = fast::plain(b) {
+            let la = layout_ref(a, f)?;
+            return fast::new_layout_from(a.py(), f, algebra::composition(&la, lb));
+        }
+        return op_tiler(a, b, f, algebra::composition_tiler);
+    }
+    let fa = func_arg(a);
+    let fb = func_arg(b);
+    let f = if pycute || ka.face() == Face::PyCute {
+        Face::PyCute
+    } else {
+        Face::Tessera
+    };
+    let any_a = match fa {
+        Some(x) => x,
+        None => AnyLayout::Plain(layout_arg(a, f)?),
+    };
+    let rhs = match fb {
+        Some(x) => Rhs::Func(x),
+        None => Rhs::Tiler(tiler_arg(b, f, 0)?),
+    };
+    wrap_any(
+        a.py(),
+        f,
+        swizzled::composition(&any_a, &rhs).map_err(raise)?,
+    )
+}
+
+tiler_ops! {
+    logical_divide => algebra::logical_divide,
+    zipped_divide => algebra::zipped_divide,
+    tiled_divide => algebra::tiled_divide,
+    flat_divide => algebra::flat_divide,
+    logical_product => algebra::logical_product,
+    zipped_product => algebra::zipped_product,
+    tiled_product => algebra::tiled_product,
+    flat_product => algebra::flat_product,
+}
+
+pub(crate) fn face(pycute: bool, a: &Bound<'_, PyAny>) -> Face {
+    if pycute {
+        Face::PyCute
+    } else {
+        face_of(a)
+    }
+}
+
+/// `op(A, B)` on two plain layouts, the result in `face(pycute, a)`.
+pub(crate) fn layout_op2(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+    op: impl FnOnce(&Layout, &Layout) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
+    let f = face(pycute, a);
+    let r = op(&*layout_ref(a, f)?, &*layout_ref(b, f)?);
+    fast::new_layout_from(a.py(), f, r)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, b, pycute = false))]
+pub(crate) fn blocked_product(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    layout_op2(a, b, pycute, algebra::blocked_product)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, b, pycute = false))]
+pub(crate) fn raked_product(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    layout_op2(a, b, pycute, algebra::raked_product)
+}
+
+/// `by(layout, profile)` when `profile` is a tuple, else `whole(layout)`.
+pub(crate) fn with_profile(
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+    whole: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+    by: impl FnOnce(&Layout, &IntTuple) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
+    let f = face(pycute, layout);
+    let l = layout_ref(layout, f)?;
+    match profile {
+        Some(p) if p.downcast::<PyTuple>().is_ok() => {
+            fast::new_layout_from(layout.py(), f, by(&l, &to_int_tuple(p)?))
+        }
+        _ => fast::new_layout_from(layout.py(), f, whole(&l)),
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None, pycute = false))]
+pub(crate) fn coalesce(
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    with_profile(
+        layout,
+        profile,
+        pycute,
+        algebra::coalesce,
+        algebra::coalesce_by,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None, pycute = false))]
+pub(crate) fn filter(
+    layout: &Bound<'_, PyAny>,
+    profile: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by)
+}
+
+/// `complement(A)` (cotarget `cosize(filter(A))`) or `complement(A, cotarget)`.
+///
+/// With `pycute=True`, an injective layout with no tiling complement gets CuTe's disjoint
+/// complement (what pycute returns, checked disjoint; see `docs/differences.md`).
+#[pyfunction]
+#[pyo3(signature = (layout, cotarget = None, pycute = false))]
+pub(crate) fn complement(
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    let f = face(pycute, layout);
+    let l = layout_ref(layout, f)?;
+    let ct = match cotarget {
+        Some(c) if c.is_exact_instance_of::<pyo3::types::PyInt>() => {
+            Some(IntTuple::leaf(int_of(c)?))
+        }
+        Some(c) if !c.is_none() => Some(to_int_tuple(c)?),
+        _ => None,
+    };
+    if f == Face::PyCute {
+        // pycute's face: the one rule of `complement_pycute_into`, written into a reused
+        // layout. No note can come of it (pycute's complement records none), so none is
+        // collected.
+        let mut out = Layout::default();
+        let r =
+            algebra::complement::complement_pycute_into(&l, ct.as_ref(), &mut out).map(|()| out);
+        return fast::new_layout_from(layout.py(), f, r);
+    }
+    let (r, notes) = tessera::error::note::collect(|| match &ct {
+        Some(ct) => algebra::complement(&l, ct),
+        None => algebra::complement_default(&l),
+    });
+    if !notes.is_empty() {
+        warn_notes(layout.py(), &notes)?;
+    }
+    fast::new_layout_from(layout.py(), f, r)
+}
+
+/// `complement_exact(A)` or `complement_exact(A, cotarget)`: the complement only where it tiles
+/// (raises `NotComplementable` for a layout that is not tractable).
+#[pyfunction]
+#[pyo3(signature = (layout, cotarget = None))]
+pub(crate) fn complement_exact(
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let f = face(false, layout);
+    let l = layout_ref(layout, f)?;
+    let r = match cotarget {
+        Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
+        _ => algebra::complement_exact_default(&l),
+    };
+    fast::new_layout_from(layout.py(), f, r)
+}
+
+/// Each note (a warning that travels with a successful result) as a Python `UserWarning`
+/// `"CODE: message"`.
+pub(crate) fn warn_notes(py: Python<'_>, notes: &[tessera::error::Note]) -> PyResult<()> {
+    for n in notes {
+        let msg = std::ffi::CString::new(format!("{}: {}", n.code, n.message))
+            .unwrap_or_else(|_| c"tessera note".to_owned());
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            &msg,
+            1,
+        )?;
+    }
+    Ok(())
+}
+
+/// An inverse of a plain layout (`plain`) or of a swizzle or composed layout (`func`).
+pub(crate) fn inverse(
+    layout: &Bound<'_, PyAny>,
+    pycute: bool,
+    plain: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+    func: impl FnOnce(&AnyLayout) -> tessera::Result<AnyLayout>,
+) -> PyResult<PyObject> {
+    if let Some((l, lf)) = fast::plain(layout) {
+        let f = if pycute { Face::PyCute } else { lf };
+        return fast::new_layout_from(layout.py(), f, plain(l));
+    }
+    if layout.is_none() {
+        return Ok(layout.clone().unbind());
+    }
+    let k = fast::kind(layout);
+    if k.is_func() {
+        let fa = func_arg(layout).expect("a swizzle or composed layout");
+        let f = if pycute { Face::PyCute } else { k.face() };
+        return wrap_any(layout.py(), f, func(&fa).map_err(raise)?);
+    }
+    let f = face(pycute, layout);
+    let r = plain(&*layout_ref(layout, f)?);
+    fast::new_layout_from(layout.py(), f, r)
+}
+
+#[pyfunction]
+#[pyo3(signature = (layout, pycute = false))]
+pub(crate) fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+    inverse(
+        layout,
+        pycute,
+        algebra::right_inverse,
+        swizzled::right_inverse,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (layout, pycute = false))]
+pub(crate) fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
+    inverse(
+        layout,
+        pycute,
+        algebra::left_inverse,
+        swizzled::left_inverse,
+    )
+}
+
+/// pycute's `complement(layout, max_idx=1)`: [`complement`] in the pycute face (a native
+/// function, not a Python wrapper, so a call costs one crossing).
+#[pyfunction(name = "_pycute_complement")]
+#[pyo3(signature = (layout, max_idx = None))]
+pub(crate) fn pycute_complement(
+    layout: &Bound<'_, PyAny>,
+    max_idx: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    complement(layout, max_idx, true)
+}
+
+/// pycute's `right_inverse(layout)`: [`right_inverse`] in the pycute face.
+#[pyfunction(name = "_pycute_right_inverse")]
+pub(crate) fn pycute_right_inverse(layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    right_inverse(layout, true)
+}
+
+/// pycute's `left_inverse(layout)`: [`left_inverse`] in the pycute face.
+#[pyfunction(name = "_pycute_left_inverse")]
+pub(crate) fn pycute_left_inverse(layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    left_inverse(layout, true)
+}
+
+/// pycute's `blocked_product(A, B)`: [`blocked_product`] in the pycute face.
+#[pyfunction(name = "_pycute_blocked_product")]
+pub(crate) fn pycute_blocked_product(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    blocked_product(a, b, true)
+}
+
+/// pycute's `raked_product(A, B)`: [`raked_product`] in the pycute face.
+#[pyfunction(name = "_pycute_raked_product")]
+pub(crate) fn pycute_raked_product(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    raked_product(a, b, true)
+}
+
+/// pycute's `make_layout(L0, L1, ...)` or `make_layout(iterable)`, in the pycute face.
+#[pyfunction(name = "_pycute_make_layout")]
+#[pyo3(signature = (*layouts))]
+pub(crate) fn pycute_make_layout(layouts: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+    make_layout(layouts, true)
+}
+
+/// `make_layout(L0, L1, ...)` or `make_layout([L0, L1, ...])`: the layouts as modes.
+#[pyfunction]
+#[pyo3(signature = (*layouts, pycute = false))]
+pub(crate) fn make_layout(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject> {
+    let py = layouts.py();
+    let mut f = if pycute { Face::PyCute } else { Face::Tessera };
+    let mut ls = Vec::with_capacity(layouts.len());
+    if layouts.len() == 1 && native(&layouts.get_item(0)?).is_none() {
+        for x in layouts.get_item(0)?.try_iter()? {
+            let x = x?;
+            if face_of(&x) == Face::PyCute {
+                f = Face::PyCute;
+            }
+            ls.push(layout_arg(&x, f)?);
+        }
+    } else {
+        for x in layouts.iter() {
+            if face_of(&x) == Face::PyCute {
+                f = Face::PyCute;
+            }
+            ls.push(layout_arg(&x, f)?);
+        }
+    }
+    wrap(py, f, Layout::concat(ls.iter()))
+}
+
+/// `op(layout)` on a plain layout, the result in the argument's face.
+pub(crate) fn unary(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    op: impl FnOnce(&Layout) -> tessera::Result<Layout>,
+) -> PyResult<PyObject> {
+    let f = face_of(layout);
+    wrap(py, f, op(&layout_arg(layout, f)?).map_err(raise)?)
+}
+
+#[pyfunction]
+pub(crate) fn upcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
+    unary(py, layout, |l| algebra::upcast(l, n))
+}
+
+#[pyfunction]
+pub(crate) fn downcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
+    unary(py, layout, |l| algebra::downcast(l, n))
+}
+
+#[pyfunction]
+pub(crate) fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    unary(py, layout, algebra::nullspace)
+}
+
+#[pyfunction]
+pub(crate) fn max_common_layout(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let f = face_of(a);
+    let r = algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+    wrap(py, f, r)
+}
+
+#[pyfunction]
+pub(crate) fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let f = face_of(a);
+    algebra::max_common_vector(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)
+}
+
+#[pyfunction]
+#[pyo3(signature = (block, shape, order = None))]
+pub(crate) fn tile_to_shape(
+    py: Python<'_>,
+    block: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    order: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let f = face_of(block);
+    let o = order.map(to_int_tuple).transpose()?;
+    let r = algebra::tile_to_shape(&layout_arg(block, f)?, &to_int_tuple(shape)?, o.as_ref())
+        .map_err(raise)?;
+    wrap(py, f, r)
+}
+
+#[pyfunction]
+pub(crate) fn make_ordered_layout(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    order: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
+        .map_err(raise)?;
+    wrap(py, Face::Tessera, r)
+}
+
+/// `complement1(N, d, M)`: the Complementation theorem's complement of `N:d` in `[0, M)`.
+#[pyfunction]
+pub(crate) fn complement1(py: Python<'_>, n: i64, d: i64, m: i64) -> PyResult<PyObject> {
+    wrap(
+        py,
+        Face::Tessera,
+        algebra::complement1(n, d, m).map_err(raise)?,
+    )
+}
+
+// ----------------------------------------------------------------------- expressions
+
+pub(crate) fn value_to_py(py: Python<'_>, v: Value) -> PyResult<PyObject> {
+    value_to_py_in(py, v, Face::Tessera)
+}
+
+/// A value as a Python object, its layouts in `face`.
+pub(crate) fn value_to_py_in(py: Python<'_>, v: Value, face: Face) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Value::Under => py.None(),
+        Value::Layout(l) => wrap(py, face, l)?,
+        Value::Swizzle(sw) => wrap_any(py, face, AnyLayout::Swizzle(sw))?,
+        Value::Composed(c) => wrap_any(py, face, AnyLayout::Composed(c))?,
+        Value::Text(t) => t.into_pyobject(py)?.into_any().unbind(),
+        Value::Tuple(items) => {
+            let xs = items
+                .into_iter()
+                .map(|x| value_to_py_in(py, x, face))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, xs)?.into_any().unbind()
+        }
+    })
+}
+
+// ------------------------------------------------------------ the registry, generically
+
+/// A Python argument as a value of the expression language: a layout, swizzle or composed layout
+/// of either face, an integer, `None` (`_`), a tuple or list of them, or expression text.
+pub(crate) fn to_value(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+    if let Some((l, _)) = fast::plain(o) {
+        return Ok(Value::Layout(l.clone()));
+    }
+    if let Some(a) = func_arg(o) {
+        return Ok(Value::from_any_layout(a));
+    }
+    if o.is_none() {
+        return Ok(Value::Under);
+    }
+    if o.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(Value::Int(int_of(o)?));
+    }
+    if let Ok(s) = o.downcast::<PyString>() {
+        return notation::eval(&s.to_cow()?).map_err(raise);
+    }
+    if depth < 64 {
+        if let Ok(t) = o.downcast::<PyTuple>() {
+            return Ok(Value::Tuple(
+                t.iter()
+                    .map(|x| to_value(&x, depth + 1))
+                    .collect::<PyResult<_>>()?,
+            ));
+        }
+        if let Ok(t) = o.downcast::<PyList>() {
+            return Ok(Value::Tuple(
+                t.iter()
+                    .map(|x| to_value(&x, depth + 1))
+                    .collect::<PyResult<_>>()?,
+            ));
+        }
+    }
+    Err(type_error(
+        "a layout, an integer, None, a tuple or expression text",
+        o,
+    ))
+}
+
+/// `apply(name, *args, pycute=False)`: the operation `name` of the registry
+/// (`tessera::notation::ops`) on Python arguments, its layouts in pycute's face when asked for or
+/// when an argument is in it (the row's pycute policy decides); notes become warnings.
+#[pyfunction]
+#[pyo3(signature = (name, *args, pycute = false))]
+pub(crate) fn apply(
+    py: Python<'_>,
+    name: &str,
+    args: &Bound<'_, PyTuple>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    let vals = args
+        .iter()
+        .map(|a| to_value(&a, 0))
+        .collect::<PyResult<Vec<_>>>()?;
+    let any_pycute = args.iter().any(|a| fast::kind(&a).face() == Face::PyCute);
+    let policy = notation::ops::lookup(name).map(|op| op.pycute);
+    let face = match policy {
+        Some(notation::ops::Face::Tessera) => Face::Tessera,
+        _ if pycute || any_pycute => Face::PyCute,
+        _ => Face::Tessera,
+    };
+    let (r, notes) = tessera::error::note::collect(|| match (policy, face, vals.as_slice()) {
+        (Some(notation::ops::Face::Complement), Face::PyCute, [Value::Layout(l), rest @ ..]) => {
+            let ct = match rest {
+                [] => None,
+                [c] => Some(c.to_int_tuple().ok_or_else(|| tessera::Error::Type {
+                    op: name.to_string(),
+                    position: 2,
+                    expected: "an integer or a tuple of integers",
+                    found: c.to_string(),
+                })?),
+                _ => return notation::ops::apply(name, &vals, 1),
+            };
+            algebra::complement::complement_pycute(l, ct.as_ref()).map(Value::Layout)
+        }
+        _ => notation::ops::apply(name, &vals, 1),
+    });
+    let v = r.map_err(raise)?;
+    warn_notes(py, &notes)?;
+    value_to_py_in(py, v, face)
+}
+
+/// One registry row as Python sees it: `(name, help, arities, pycute policy, codes)`.
+pub(crate) type Row = (
+    &'static str,
+    &'static str,
+    Vec<usize>,
+    &'static str,
+    Vec<&'static str>,
+);
+
+/// Every operation of the registry: `(name, help, arities, pycute policy, codes)`.
+#[pyfunction(name = "operations")]
+pub(crate) fn operation_rows() -> Vec<Row> {
+    notation::ops::OPS
+        .iter()
+        .map(|op| {
+            let face = match op.pycute {
+                notation::ops::Face::Argument => "argument",
+                notation::ops::Face::Tessera => "tessera",
+                notation::ops::Face::Complement => "complement",
+                notation::ops::Face::NotLayout => "not_layout",
+            };
+            (op.name, op.help, op.arity.to_vec(), face, op.codes.to_vec())
+        })
+        .collect()
+}
+
+/// Adds to the module, for every row of the registry that has no hand-written binding, a native
+/// function of that name calling [`apply`] (so a new row is a Python function with no Python
+/// change). Called last, once, at import.
+pub(crate) fn register_registry(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    for op in notation::ops::OPS {
+        if m.hasattr(op.name)? {
+            continue;
+        }
+        let name: &'static str = op.name;
+        // Once per row and process: the names live as long as the module.
+        let cname: &'static std::ffi::CStr = Box::leak(
+            std::ffi::CString::new(name)
+                .expect("a name")
+                .into_boxed_c_str(),
+        );
+        let cdoc: &'static std::ffi::CStr = Box::leak(
+            std::ffi::CString::new(format!(
+                "{}\n\nFrom the registry (tessera.operations()); pycute=True gives pycute's face.",
+                op.help
+            ))
+            .expect("a help text")
+            .into_boxed_c_str(),
+        );
+        let f = pyo3::types::PyCFunction::new_closure(
+            py,
+            Some(cname),
+            Some(cdoc),
+            move |args: &Bound<'_, PyTuple>,
+                  kwargs: Option<&Bound<'_, pyo3::types::PyDict>>|
+                  -> PyResult<PyObject> {
+                let pycute = match kwargs {
+                    Some(k) => match k.get_item("pycute")? {
+                        Some(v) if k.len() == 1 => v.is_truthy()?,
+                        _ => {
+                            return Err(PyTypeError::new_err(format!(
+                                "{name}() takes positional arguments and pycute= only"
+                            )))
+                        }
+                    },
+                    None => false,
+                };
+                apply(args.py(), name, args, pycute)
+            },
+        )?;
+        m.add(name, f)?;
+    }
+    Ok(())
+}
+
+/// Evaluates one expression of the expression language, e.g. `composition((6,2):(8,2),(4,3):(3,1))`.
+#[pyfunction]
+pub(crate) fn eval(py: Python<'_>, expr: &str) -> PyResult<PyObject> {
+    let (v, notes) = py.allow_threads(|| notation::eval_noted(expr));
+    let v = v.map_err(raise)?;
+    warn_notes(py, &notes)?;
+    value_to_py(py, v)
+}
+
+/// Evaluates many expressions in one call (the GIL released); each result is the value's CuTe
+/// text, or the error (an instance of its `tessera.Error` class, not raised).
+#[pyfunction]
+pub(crate) fn batch(py: Python<'_>, exprs: Vec<String>) -> PyResult<Vec<PyObject>> {
+    let results: Vec<Result<String, tessera::Error>> = py.allow_threads(|| {
+        exprs
+            .iter()
+            .map(|e| notation::eval(e).map(|v| v.to_string()))
+            .collect()
+    });
+    results
+        .into_iter()
+        .map(|r| match r {
+            Ok(s) => Ok(s.into_pyobject(py)?.into_any().unbind()),
+            Err(e) => Ok(raise_info(py, err_info(e)).into_value(py).into_any()),
+        })
+        .collect()
+}
