@@ -19,7 +19,10 @@ fn tree(v: &Bound<'_, PyAny>) -> PyResult<Tree> {
         return Ok(Tree::Bool(v.extract()?));
     }
     if v.is_instance_of::<PyInt>() {
-        return v.extract::<i64>().map(Tree::Int).map_err(|_| bad(format!("{v}: integer out of range")));
+        return v
+            .extract::<i64>()
+            .map(Tree::Int)
+            .map_err(|_| bad(format!("{v}: integer out of range")));
     }
     if v.is_instance_of::<PyString>() {
         return Ok(Tree::Str(v.extract()?));
@@ -27,7 +30,9 @@ fn tree(v: &Bound<'_, PyAny>) -> PyResult<Tree> {
     if let Ok(d) = v.downcast::<PyDict>() {
         let mut kv = Vec::with_capacity(d.len());
         for (k, x) in d.iter() {
-            let key: String = k.extract().map_err(|_| bad(format!("{k}: keys are strings")))?;
+            let key: String = k
+                .extract()
+                .map_err(|_| bad(format!("{k}: keys are strings")))?;
             kv.push((key, tree(&x)?));
         }
         return Ok(Tree::Table(kv));
@@ -39,7 +44,9 @@ fn tree(v: &Bound<'_, PyAny>) -> PyResult<Tree> {
         }
         return Ok(Tree::List(items));
     }
-    Err(bad(format!("{v}: not a configuration value (int, str, bool, list, dict)")))
+    Err(bad(format!(
+        "{v}: not a configuration value (int, str, bool, list, dict)"
+    )))
 }
 
 fn extent(v: &Bound<'_, PyAny>) -> PyResult<Extent> {
@@ -49,12 +56,20 @@ fn extent(v: &Bound<'_, PyAny>) -> PyResult<Extent> {
         }
     }
     match v.extract::<String>() {
-        Ok(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => Ok(Extent::Runtime(s)),
-        _ => Err(bad(format!("problem extent {v}: a positive integer or a name"))),
+        Ok(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Ok(Extent::Runtime(s))
+        }
+        _ => Err(bad(format!(
+            "problem extent {v}: a positive integer or a name"
+        ))),
     }
 }
 
-fn config(cfg: &Bound<'_, PyAny>, problem: Option<&Bound<'_, PyAny>>, assume: Option<Vec<String>>) -> PyResult<Config> {
+fn config(
+    cfg: &Bound<'_, PyAny>,
+    problem: Option<&Bound<'_, PyAny>>,
+    assume: Option<Vec<String>>,
+) -> PyResult<Config> {
     let mut c = if let Ok(name) = cfg.extract::<String>() {
         cutlass::parse(&name).map_err(bad)?.config
     } else {
@@ -73,7 +88,8 @@ fn config(cfg: &Bound<'_, PyAny>, problem: Option<&Bound<'_, PyAny>>, assume: Op
         }
     }
     for a in assume.unwrap_or_default() {
-        c.assume.push(parse_fact(&a).map_err(|e| bad(e.to_string()))?);
+        c.assume
+            .push(parse_fact(&a).map_err(|e| bad(e.to_string()))?);
     }
     Ok(c)
 }
@@ -81,7 +97,11 @@ fn config(cfg: &Bound<'_, PyAny>, problem: Option<&Bound<'_, PyAny>>, assume: Op
 /// The report of one configuration as `(json, text)`.
 #[pyfunction]
 #[pyo3(signature = (cfg, problem = None, assume = None))]
-fn check_report(cfg: &Bound<'_, PyAny>, problem: Option<&Bound<'_, PyAny>>, assume: Option<Vec<String>>) -> PyResult<(String, String)> {
+fn check_report(
+    cfg: &Bound<'_, PyAny>,
+    problem: Option<&Bound<'_, PyAny>>,
+    assume: Option<Vec<String>>,
+) -> PyResult<(String, String)> {
     let c = config(cfg, problem, assume)?;
     let r = check(&c);
     Ok((text::to_json(&r), text::text(&c, &r)))
@@ -97,11 +117,22 @@ fn check_space(
     problem: Option<&Bound<'_, PyAny>>,
     assume: Option<Vec<String>>,
 ) -> PyResult<(Vec<String>, (u64, u64, u64, Vec<(String, u64)>))> {
-    let cs = cfgs.iter().map(|c| config(c, problem, assume.clone())).collect::<PyResult<Vec<_>>>()?;
+    let cs = cfgs
+        .iter()
+        .map(|c| config(c, problem, assume.clone()))
+        .collect::<PyResult<Vec<_>>>()?;
     let (v, s) = check_many(&cs);
     Ok((
         v.iter().map(|o| o.name().to_string()).collect(),
-        (s.valid, s.valid_if, s.invalid, s.by_first_refuted.iter().map(|(c, n)| (c.to_string(), *n)).collect()),
+        (
+            s.valid,
+            s.valid_if,
+            s.invalid,
+            s.by_first_refuted
+                .iter()
+                .map(|(c, n)| (c.to_string(), *n))
+                .collect(),
+        ),
     ))
 }
 

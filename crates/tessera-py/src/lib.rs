@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod banks;
+mod check;
 mod classes;
 mod convert;
 mod domain;
@@ -19,7 +20,6 @@ mod ragged;
 mod raw;
 mod swizzle;
 mod tma;
-mod check;
 
 pub(crate) use classes::*;
 pub(crate) use convert::*;

@@ -192,7 +192,7 @@ fn bank_factors_agree_with_the_simulator() {
         assert!(
             r.derived
                 .smem_layout_a
-                .contains(if want_sw == 0 { "INTER" } else { &"SW" }),
+                .contains(if want_sw == 0 { "INTER" } else { "SW" }),
             "{}",
             r.derived.smem_layout_a
         );
