@@ -47,8 +47,8 @@ struct Request<'a> {
     pycute: Option<bool>,
     #[serde(default)]
     schedule: Option<String>,
-    #[serde(default)]
-    tma: Option<Json>,
+    #[serde(borrow, default)]
+    tma: Option<&'a RawValue>,
     /// A kernel configuration (the TOML of `tessera check` as JSON).
     #[serde(default)]
     check: Option<Json>,
@@ -90,6 +90,9 @@ fn salvage_id(line: &str) -> String {
         #[serde(borrow, default)]
         id: Option<&'a RawValue>,
     }
+    if crate::strict::object(line).is_err() && !line.trim_start().starts_with('{') {
+        return "null".into(); // an array's first element is not an id
+    }
     serde_json::from_str::<OnlyId>(line)
         .ok()
         .and_then(|o| o.id.map(|r| r.get().to_string()))
@@ -122,6 +125,14 @@ pub fn answer_general(line: &str) -> String {
                 "bad_request",
                 "blank line (every line gets one answer; see docs/batch.md)",
             ),
+        );
+    }
+    // A request is one JSON object with distinct keys at every level (serde_json would read an
+    // array as positional fields and keep the last of two equal keys).
+    if let Err(m) = crate::strict::object(line) {
+        return with_id(
+            &salvage_id(line),
+            &error("bad_request", format!("not a valid request: {m}")),
         );
     }
     let request: Request = match serde_json::from_str(line) {
@@ -232,8 +243,16 @@ fn schedule(text: &str) -> Json {
     }
 }
 
-fn tma(v: &Json) -> Json {
-    match crate::tma::request_from_json(v) {
+fn tma(raw: &RawValue) -> Json {
+    // Integers past 2^64 are refused as written (serde_json reads them as rounded floats).
+    if let Err(m) = crate::strict::integers(raw.get()) {
+        return error("bad_json", m);
+    }
+    let v: Json = match serde_json::from_str(raw.get()) {
+        Ok(v) => v,
+        Err(e) => return error("bad_json", e),
+    };
+    match crate::tma::request_from_json(&v) {
         Ok(r) => json!({"ok": crate::tma::to_json(&tessera::tma::validate(&r))}),
         Err((code, m)) => error(&code, m),
     }

@@ -143,6 +143,12 @@ pub const OTHER: &[Code] = &[
         example: "tessera simplify 'i0 + 1' --assume 'i0'",
     },
     Code {
+        code: "division_by_zero",
+        title: "a divisor is the constant 0",
+        explanation: "`tessera simplify` refuses `/`, `%` and `cdiv` whose divisor is 0 once its operands are simplified: the expression is undefined at every point, and no rewrite may make it defined.",
+        example: "tessera simplify 'i / 0'",
+    },
+    Code {
         code: "bad_input",
         title: "a picture request is invalid",
         explanation: "The picture's parameters (a TV tile, a TMA box) do not fit the layout or are out of range.",

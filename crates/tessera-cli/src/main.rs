@@ -11,6 +11,7 @@ mod ragged;
 mod report;
 mod schedule;
 mod simplify;
+mod strict;
 mod tma;
 mod tour;
 

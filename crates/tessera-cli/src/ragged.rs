@@ -19,7 +19,12 @@ pub fn run(text: &str, names: Option<&str>, dtype: DataType, code: bool) -> Exit
         }
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::FAILURE
+            // `error[CODE]: …`: usage codes (a parse error in --names) exit 2, refusals 1.
+            let code = e
+                .strip_prefix("error[")
+                .and_then(|r| r.split(']').next())
+                .unwrap_or("");
+            crate::exit::status(code)
         }
     }
 }

@@ -158,6 +158,34 @@ pub fn report_json(s: &Schedule, report: &Report) -> Value {
     })
 }
 
+/// An error of the whole loop domain (an enumeration past its bound, an overflow) says where:
+/// the file and the line of its `loop` statement (or the last line when the loop domain is
+/// implicit).
+fn fail_at_loop(path: &std::path::Path, e: Error) -> ExitCode {
+    let code = e.code();
+    if !matches!(code, "too_many_points" | "too_much_work" | "overflow")
+        || e.to_string().contains("line ")
+    {
+        return fail(code, e);
+    }
+    let text = crate::exit::read_file(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let (line, what) = match lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("loop"))
+    {
+        Some(i) => (i + 1, "the `loop` statement"),
+        None => (
+            lines.len().max(1),
+            "the implicit loop domain (no `loop` statement)",
+        ),
+    };
+    fail(
+        code,
+        format!("{}: line {line}, column 1 ({what}): {e}", path.display()),
+    )
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
     let s = match load(&args.file) {
@@ -169,7 +197,7 @@ pub fn run(args: Args) -> ExitCode {
     }
     let report = match analyze(&s) {
         Ok(r) => r,
-        Err(e) => return fail(e.code(), e),
+        Err(e) => return fail_at_loop(&args.file, e),
     };
     let pred = match strategy(&s, &report, &args.predicate) {
         Ok(p) => p,
@@ -225,7 +253,7 @@ pub fn run(args: Args) -> ExitCode {
             };
             match check_lowering(&s, &l, red.identity()) {
                 Ok(c) => Some((name.clone(), l, red, c)),
-                Err(e) => return fail(e.code(), e),
+                Err(e) => return fail_at_loop(&args.file, e),
             }
         }
         None => None,

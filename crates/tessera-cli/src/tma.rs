@@ -107,7 +107,19 @@ fn from_json(v: &Value) -> Result<Params, String> {
             other => Err(format!("{other} is not a string")),
         }
     };
+    let mut seen = std::collections::HashMap::new();
     for (k, x) in obj {
+        // Two spellings of one key (`box` and `box_dims`) are a repeated key too.
+        let canonical = match k.as_str() {
+            "data_type" => "dtype",
+            "box_dims" => "box",
+            "l2_promotion" => "l2",
+            "oob_fill" => "oob",
+            other => other,
+        };
+        if let Some(first) = seen.insert(canonical, k.as_str()) {
+            return Err(format!("key `{k}` repeats `{first}` (the same field)"));
+        }
         match k.as_str() {
             "dtype" | "data_type" => r.dtype = Some(text(x)?),
             "shape" => r.shape = Some(arr(x)?),
@@ -138,8 +150,10 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
     let mut raw = match &a.file {
         Some(p) => {
             let text = crate::exit::read_file(p).map_err(|(c, m)| (c.to_string(), m))?;
-            let v: Value = serde_json::from_str(&text)
-                .map_err(|e| ("bad_json".to_string(), format!("{}: {e}", p.display())))?;
+            let bad = |e: String| ("bad_json".to_string(), format!("{}: {e}", p.display()));
+            crate::strict::object(&text).map_err(bad)?;
+            crate::strict::integers(&text).map_err(bad)?;
+            let v: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
             from_json(&v).map_err(|m| ("bad_json".to_string(), format!("{}: {m}", p.display())))?
         }
         None => Params::default(),

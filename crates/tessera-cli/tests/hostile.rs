@@ -632,6 +632,7 @@ fn cases() -> Vec<Case> {
             vec!["ok"],
         ),
     ];
+    v.extend(issue30_cases());
     v.push(Case {
         name: "batch --threads 1000000 under the memory limit",
         args: vec!["batch".into(), "--threads".into(), "1000000".into()],
@@ -651,6 +652,260 @@ fn cases() -> Vec<Case> {
         want: Want::NoPanic,
     });
     v
+}
+
+/// A chain `4:1 o 0 o 4:1 o …` of `links` links.
+fn chain(links: usize) -> String {
+    format!("4:1{}", " o 0 o 4:1".repeat(links))
+}
+
+/// Issue 30: the wrong answers and the strictness classes, each with its exact code.
+fn issue30_cases() -> Vec<Case> {
+    let dup_tma = tmp(
+        "dup.json",
+        br#"{"dtype":"f16","shape":[64,64],"box":[8,8],"box_dims":[8,8]}"#,
+    );
+    let big_tma = tmp(
+        "big.json",
+        b"{\"dtype\":\"f16\",\n\"shape\":[64,36893488147419103232],\"box\":[8,8]}",
+    );
+    vec![
+        case(
+            "cosize of a swizzled layout by its definition",
+            &["eval", "cosize(Sw<3,4,3> o 0 o (8,8):(64,1))"],
+            Want::Ok("504"),
+        ),
+        case(
+            "right_inverse of a composed layout with an offset",
+            &["eval", "right_inverse(Sw<3,4,3> o 5 o (8,8):(8,1))"],
+            Want::Error("not_expressible", 1),
+        ),
+        case(
+            "right_inverse whose candidate leaves the domain",
+            &["eval", "right_inverse(Sw<1,0,1> o 0 o 3:1)"],
+            Want::Error("not_expressible", 1),
+        ),
+        case(
+            "bank addresses past 2^63 bytes",
+            &[
+                "banks",
+                "--smem",
+                "(32,2):(1,4611686018427387904)",
+                "--tv",
+                "(32,2):(1,32)",
+                "--dtype",
+                "f16",
+                "--simulate",
+            ],
+            Want::Error("banks_address", 1),
+        ),
+        case(
+            "an 8 GiB shared-memory tile",
+            &[
+                "banks",
+                "--smem",
+                "(65536,65536):(65536,1)",
+                "--tv",
+                "(32,1):(1,0)",
+                "--dtype",
+                "f16",
+            ],
+            Want::Error("banks_address", 1),
+        ),
+        case(
+            "a negative shared-memory offset exits 1",
+            &[
+                "banks",
+                "--smem",
+                "(32,2):(-1,32)",
+                "--tv",
+                "(32,1):(1,0)",
+                "--dtype",
+                "f32",
+            ],
+            Want::Error("banks_address", 1),
+        ),
+        case(
+            "local_partition with a non-injective thread layout",
+            &["eval", "local_partition((8,8):(8,1),(2,2):(1,1),1)"],
+            Want::Error("non_injective", 1),
+        ),
+        case(
+            "make_ordered_layout with equal orders",
+            &["eval", "make_ordered_layout((2,2),(0,0))"],
+            Want::Error("non_injective", 1),
+        ),
+        case(
+            "a chain of 3000 links",
+            &["eval", &format!("cosize({})", chain(3000))],
+            Want::Error("too_large", 1),
+        ),
+        case(
+            "simplify i / 0",
+            &["simplify", "i / 0"],
+            Want::Error("division_by_zero", 1),
+        ),
+        case(
+            "simplify a divisor that simplifies to 0",
+            &["simplify", "i % (j - j)"],
+            Want::Error("division_by_zero", 1),
+        ),
+        case(
+            "eval at an out-of-domain coordinate",
+            &["eval", "eval((4,4):(1,4),(5,1))"],
+            Want::Error("out_of_domain", 1),
+        ),
+        case(
+            "eval at an out-of-domain index",
+            &["eval", "eval((4,4):(1,4),16)"],
+            Want::Error("out_of_domain", 1),
+        ),
+        case(
+            "slice at an out-of-domain coordinate",
+            &["eval", "slice((5,_),(4,4):(1,4))"],
+            Want::Error("out_of_domain", 1),
+        ),
+        case(
+            "eval of a swizzled layout out of its domain",
+            &["eval", "eval(Sw<3,4,3> o 0 o (8,8):(8,1),(9,0))"],
+            Want::Error("out_of_domain", 1),
+        ),
+        case(
+            "crd2idx out of the shape",
+            &["eval", "crd2idx((5,1),(4,4),(1,4))"],
+            Want::Error("out_of_domain", 1),
+        ),
+        case(
+            "--names that is not an identifier",
+            &[
+                "eval",
+                "--ragged",
+                "--names",
+                "a-b,c",
+                "zipped_divide((10,12):(12,1),(4,8))",
+            ],
+            Want::Error("parse", 2),
+        ),
+        case(
+            "--names that collide",
+            &[
+                "eval",
+                "--ragged",
+                "--names",
+                "m,m_r",
+                "zipped_divide((10,12):(12,1),(4,8))",
+            ],
+            Want::Error("parse", 2),
+        ),
+        case(
+            "eval --ragged of an operation with no ragged form",
+            &["eval", "--ragged", "coalesce(4:1)"],
+            Want::Error("parse_error", 2),
+        ),
+        case(
+            "TMA file repeating a key under two spellings",
+            &["tma", "--file", &dup_tma],
+            Want::Error("bad_json", 2),
+        ),
+        case(
+            "TMA file with a value past 2^64",
+            &["tma", "--file", &big_tma],
+            Want::Error("bad_json", 2),
+        ),
+        sched_with(
+            "an enumeration past its bound names the loop line",
+            "I0 = iter 100000\nI1 = iter 100000\nI2 = merge I0, I1\nI3, I4 = split I2 by 3\nloop I3 I4\n",
+            &["--lowering", "ours"],
+            Want::Error("too_many_points", 1),
+        ),
+        batch(
+            "batch: arrays are not requests",
+            b"[1,\"size(4:1)\"]\n[\"size(4:1)\"]\n{\"id\":3,\"expr\":\"size(4:1)\"}\n".to_vec(),
+            vec!["bad_request", "bad_request", "ok"],
+        ),
+        batch(
+            "batch: duplicate keys at every level",
+            br#"{"id":1,"tma":{"dtype":"f16","dtype":"f32","shape":[64,64],"box":[8,8]}}
+{"id":2,"tma":{"dtype":"f16","shape":[64,64],"box":[8,8],"x":{"a":1,"a":2}}}
+{"id":3,"expr":"size(4:1)","expr":"size(8:1)"}
+"#
+            .to_vec(),
+            vec!["bad_request", "bad_request", "bad_request"],
+        ),
+        batch(
+            "batch: a TMA value past 2^64 as written",
+            br#"{"id":1,"tma":{"dtype":"f16","shape":[18446744073709551617,64],"box":[8,8]}}
+"#
+            .to_vec(),
+            vec!["bad_json"],
+        ),
+    ]
+}
+
+#[test]
+fn batch_keeps_answering_when_every_other_line_is_hostile() {
+    // Every other line is hostile (a chain past the bound, a non-object, repeated keys, a value
+    // past 2^64, a division by zero, an out-of-domain coordinate, an 8 GiB bank tile…); every
+    // good line still gets its answer, in order.
+    let hostile = [
+        format!("{{\"id\":\"h\",\"expr\":\"cosize({})\"}}", chain(3000)),
+        format!(
+            "{{\"id\":\"h\",\"expr\":\"composition(Sw<1,0,1> o 0 o {},Sw<1,0,1> o 3 o {})\"}}",
+            chain(40),
+            chain(40)
+        ),
+        "[1,\"size(4:1)\"]".to_string(),
+        "{\"id\":\"h\",\"expr\":\"1\",\"expr\":\"2\"}".to_string(),
+        "{\"id\":\"h\",\"tma\":{\"dtype\":\"f16\",\"shape\":[1e30],\"box\":[8]}}".to_string(),
+        "{\"id\":\"h\",\"expr\":\"eval((4,4):(1,4),(5,1))\"}".to_string(),
+        "{\"id\":\"h\",\"expr\":\"right_inverse(Sw<3,4,3> o 5 o (8,8):(8,1))\"}".to_string(),
+        "{\"id\":\"h\",\"expr\":\"local_partition((8,8):(8,1),(2,2):(1,1),1)\"}".to_string(),
+        format!("{{\"id\":\"h\",\"expr\":\"{}\"}}", "(".repeat(10_000)),
+        "\"just a string\"".to_string(),
+    ];
+    let mut input = String::new();
+    for (i, h) in hostile.iter().cycle().take(40).enumerate() {
+        input.push_str(h);
+        input.push('\n');
+        input.push_str(&format!(
+            "{{\"id\":{i},\"expr\":\"size(({},2):(1,{i}))\"}}\n",
+            i + 1
+        ));
+    }
+    for threads in ["1", "4"] {
+        let o = run(
+            &["batch", "--threads", threads],
+            Some(input.as_bytes()),
+            &[],
+        );
+        assert_eq!(o.status, Some(0), "{}", o.stderr);
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert_eq!(lines.len(), 80, "one answer per line");
+        for (i, pair) in lines.chunks(2).enumerate() {
+            let bad: serde_json::Value = serde_json::from_str(pair[0]).unwrap();
+            assert!(
+                bad.get("error").is_some(),
+                "hostile line {i} answered: {}",
+                pair[0]
+            );
+            let code = bad["error"]["code"].as_str().unwrap();
+            assert!(
+                [
+                    "too_large",
+                    "bad_request",
+                    "bad_json",
+                    "out_of_domain",
+                    "not_expressible",
+                    "non_injective",
+                    "parse_error"
+                ]
+                .contains(&code),
+                "{code}"
+            );
+            let want = 2 * (i + 1);
+            assert_eq!(pair[1], format!("{{\"id\":{i},\"ok\":\"{want}\"}}"));
+        }
+    }
 }
 
 fn check(c: &Case) -> Result<(), String> {
@@ -823,4 +1078,20 @@ fn batch_answers_each_line_before_the_next_arrives() {
     }
     drop(w);
     assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn an_enumeration_past_its_bound_says_where() {
+    let f = tmp(
+        "enum_line.tsch",
+        b"I0 = iter 100000\nI1 = iter 100000\nI2 = merge I0, I1\nI3, I4 = split I2 by 3\nloop I3 I4\n",
+    );
+    let o = run(&["schedule", &f, "--lowering", "ours"], None, &[]);
+    assert_eq!(o.status, Some(1));
+    assert!(
+        o.stderr.contains("error[too_many_points]")
+            && o.stderr.contains("line 5, column 1 (the `loop` statement)"),
+        "{}",
+        o.stderr
+    );
 }

@@ -47,6 +47,9 @@ pub(crate) fn func_arg(o: &Bound<'_, PyAny>) -> Option<AnyLayout> {
 
 /// A native value of any layout kind, in a face.
 pub(crate) fn wrap_any(py: Python<'_>, face: Face, a: AnyLayout) -> PyResult<PyObject> {
+    // Every composed result passes the chain bound before it reaches Python (no value deeper
+    // than it, so no later operation recurses past it).
+    let a = a.check_links("ComposedLayout").map_err(raise)?;
     Ok(match (a, face) {
         (AnyLayout::Plain(l), f) => wrap(py, f, l)?,
         (AnyLayout::Swizzle(s), Face::Tessera) => Py::new(py, SwizzleT { s })?.into_any(),
@@ -196,8 +199,12 @@ macro_rules! composed_class {
                 offset: i64,
                 layout_a: &Bound<'_, PyAny>,
             ) -> PyResult<Self> {
+                let (b, a) = (any_or_int(layout_b)?, any_or_int(layout_a)?);
+                // The chain bound, checked before the node is built (no value deeper than it).
+                tessera::layout::swizzle::check_chain_links("ComposedLayout", 1 + b.links() + a.links())
+                    .map_err(raise)?;
                 Ok($name {
-                    c: ComposedLayout::new(any_or_int(layout_b)?, offset, any_or_int(layout_a)?),
+                    c: ComposedLayout::new(b, offset, a),
                 })
             }
             #[getter(layoutB)]

@@ -166,8 +166,38 @@ fn postcondition(op: &str, a: &[Value], r: &Value) -> Option<bool> {
             };
             sorted(image(rl.as_ref()?)) == sorted(image(&reference))
         }
+        "make_ordered_layout" => {
+            // A compact layout: a bijection of its domain onto [0, size) (CuTe gives two modes
+            // with equal order values one stride, which is not; docs/differences.md).
+            let r = rl?;
+            sorted(image(&r)) == (0..size(&r)).collect::<Vec<_>>()
+        }
+        "crd2idx" => {
+            // Defined on the domain of the shape only (an integer ranges over the mode's size);
+            // CuTe extrapolates past it, which no coordinate of the shape reaches.
+            let (c, s) = (a[0].to_int_tuple()?, a[1].to_int_tuple()?);
+            if !coordinate_in_domain(&c, &s) {
+                return Some(false);
+            }
+            return None;
+        }
         _ => return None,
     })
+}
+
+/// Every integer of `c` lies in `[0, size)` of the mode of `s` it addresses.
+fn coordinate_in_domain(c: &IntTuple, s: &IntTuple) -> bool {
+    match c.as_ref().leaf() {
+        Some(v) => (0..s.as_ref().leaves().product::<i64>()).contains(&v),
+        None => {
+            s.as_ref().rank() != c.as_ref().rank()
+                || s.as_ref().is_leaf()
+                || c.as_ref()
+                    .modes()
+                    .zip(s.as_ref().modes())
+                    .all(|(x, y)| coordinate_in_domain(&x.to_owned(), &y.to_owned()))
+        }
+    }
 }
 
 fn layout_or_shape(v: &Value) -> Layout {

@@ -286,8 +286,21 @@ fn simplifier_errors_are_typed() {
         .collect::<Vec<_>>()
         .join(" * ");
     assert_eq!(simplify_text(&wide, &[]).unwrap_err().code(), "too_large");
-    // Division by a literal zero is kept, not folded.
-    assert_eq!(simplify_text("x / 0", &[]).unwrap().0, "x / 0");
+    // Division by zero (a divisor that is, or simplifies to, 0) is refused: the expression is
+    // undefined everywhere (issue 30).
+    for t in [
+        "x / 0",
+        "x % 0",
+        "cdiv(x, 0)",
+        "x / (y - y)",
+        "(x + 1) % (2 * y - y - y)",
+    ] {
+        assert_eq!(
+            simplify_text(t, &[]).unwrap_err().code(),
+            "division_by_zero",
+            "{t}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,6 +397,13 @@ proptest! {
         let asm = assumption_preds(&ranges, rel);
         let s = match simplify_expr(&e, &asm) {
             Ok(s) => s,
+            Err(err) if err.code() == "division_by_zero" => {
+                // Refused only where the original is undefined at every point.
+                for env in assignments(&ranges, rel) {
+                    prop_assert_eq!(e.eval(&env), None, "{:?} refused ({}) but defined at {:?}", e, err, env);
+                }
+                return Ok(());
+            }
             Err(err) => {
                 // Only work bounds may refuse an expression; never a wrong answer.
                 prop_assert!(matches!(err.code(), "too_large" | "overflow" | "contradiction"), "{err}");

@@ -162,7 +162,8 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// increasing `order` (CuTe's `compact_order`; within a hierarchical mode, column-major).
 ///
 /// Pre: `order` is weakly congruent to `shape` (a coarsening of its profile).
-/// Post: compact (a bijection onto `[0, size)` when the orders are distinct).
+/// Post: compact, a bijection onto `[0, size)`; equal order values on two modes of extent > 1
+/// (CuTe gives them one stride) are refused with `non_injective`.
 ///
 /// ```
 /// use tessera::algebra::make_ordered_layout;
@@ -176,7 +177,29 @@ pub fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout>
     collect_refs(shape.as_ref(), order.as_ref(), &mut refs)?;
     let mut b = crate::layout::Builder::new();
     build_ordered(shape.as_ref(), order.as_ref(), &refs, &mut b)?;
-    Ok(Layout::from_tree(b.finish()))
+    let l = Layout::from_tree(b.finish());
+    // Postcondition: a compact layout is injective. Two leaves of extent ≥ 2 with equal order
+    // values get the same stride (CuTe returns that layout; Tessera refuses it).
+    let leaves: Vec<_> = l.leaves().collect();
+    for (i, x) in leaves.iter().enumerate() {
+        if let Some(j) = (i + 1..leaves.len())
+            .find(|&j| x.shape > 1 && leaves[j].shape > 1 && leaves[j].stride == x.stride)
+        {
+            return Err(Error::failed(
+                Error::NonInjective,
+                "make_ordered_layout",
+                crate::error::Obligation::Injective {
+                    layout: l.to_string(),
+                    witness: format!(
+                        "leaves {i} and {j} both get stride {} (their order values are equal; \
+                         give each mode of extent > 1 a distinct order)",
+                        x.stride
+                    ),
+                },
+            ));
+        }
+    }
+    Ok(l)
 }
 
 fn weak_mismatch(

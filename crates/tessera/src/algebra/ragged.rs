@@ -721,6 +721,26 @@ fn thread_coord(threads: &Layout, thread: i64) -> Result<Vec<i64>> {
             bound: MAX_SLICE_POINTS,
         });
     }
+    // CuTe finds the thread's coordinate by idx2crd through the strides, which is the thread's
+    // only coordinate when the thread layout is injective; a non-injective one gives two threads
+    // the same elements (and CuTe's coordinate differs from any search): refused with a witness.
+    let mut vals: Vec<(i64, i64)> = (0..n)
+        .map(|x| Ok((threads.eval(x)?, x)))
+        .collect::<Result<_>>()?;
+    vals.sort_unstable();
+    if let Some(w) = vals.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::failed(
+            Error::NonInjective,
+            "local_partition",
+            crate::error::Obligation::Injective {
+                layout: threads.to_string(),
+                witness: format!(
+                    "indices {} and {} of {threads} both map to {} (two threads would share elements)",
+                    w[0].1, w[1].1, w[0].0
+                ),
+            },
+        ));
+    }
     for x in 0..n {
         if threads.eval(x)? == thread {
             let mut out = Vec::new();

@@ -474,6 +474,15 @@ pub fn left_inverse(a: &AnyLayout) -> Result<AnyLayout> {
 }
 
 fn inverse(a: &AnyLayout, left: bool) -> Result<AnyLayout> {
+    let cand = inverse_candidate(a, left)?;
+    if let AnyLayout::Composed(_) = a {
+        check_inverse(a, &cand, left)?;
+    }
+    Ok(cand)
+}
+
+/// CuTe's formula, recursively (checked once, on the whole function, by [`inverse`]).
+fn inverse_candidate(a: &AnyLayout, left: bool) -> Result<AnyLayout> {
     match a {
         AnyLayout::Plain(l) => Ok(AnyLayout::Plain(if left {
             algebra::left_inverse(l)?
@@ -482,8 +491,8 @@ fn inverse(a: &AnyLayout, left: bool) -> Result<AnyLayout> {
         })),
         AnyLayout::Swizzle(s) => Ok(AnyLayout::Swizzle(*s)),
         AnyLayout::Composed(c) => {
-            let inner = inverse(&c.inner, left)?;
-            let outer = inverse(&c.outer, left)?;
+            let inner = inverse_candidate(&c.inner, left)?;
+            let outer = inverse_candidate(&c.outer, left)?;
             if c.offset == 0 {
                 composition(&inner, &Rhs::Func(outer))
             } else {
@@ -491,6 +500,111 @@ fn inverse(a: &AnyLayout, left: bool) -> Result<AnyLayout> {
             }
         }
     }
+}
+
+/// Checks CuTe's candidate inverse `r` of the composed layout `f` against the definition:
+/// right, `r(i)` lies in `f`'s domain and `f(r(i)) == i` on `r`'s domain (`[0, size(r))`, or
+/// the longest prefix `[0, m)` of `f`'s image when `r` has no shape); left, `f(i)` lies in `r`'s
+/// domain and `r(f(i)) == i` for every `i` of `f`'s domain. CuTe's formula
+/// `inv(I) ∘ −off ∘ inv(O)` ignores where `−off + inv(O)(i)` falls (outside `I`'s image, or
+/// negative), so a wrong candidate is refused (`not_expressible`, with the witness).
+/// Domains past [`CHECK_BOUND`] are `too_large`, except the proved-safe shape
+/// `Sw ∘ 0 ∘ L` with `L` a bijection onto `[0, n)` and the swizzle's span dividing `n` (then `f`
+/// permutes `[0, n)` and the candidate is its inverse).
+fn check_inverse(f: &AnyLayout, r: &AnyLayout, left: bool) -> Result<()> {
+    let op = if left {
+        "left_inverse"
+    } else {
+        "right_inverse"
+    };
+    let (nf, nr) = (
+        f.layout().map(|l| l.size()).transpose()?,
+        r.layout().map(|l| l.size()).transpose()?,
+    );
+    let wrong = |i: i64, detail: String| Error::NotExpressible {
+        op,
+        what: format!("{op}({f})"),
+        detail: format!("CuTe's candidate {r} is not an inverse: at {i}, {detail}"),
+    };
+    let in_dom = |n: Option<i64>, x: i64| n.is_none_or(|n| (0..n).contains(&x));
+    // The domain to check, and whether it is too large to enumerate.
+    let dom = if left { nf } else { nr };
+    let dom = match (dom, left, nf) {
+        (Some(n), _, _) => n,
+        // A right inverse without shape: check the prefix of f's image.
+        (None, false, Some(n)) => {
+            check_bound_or_safe(op, f, n)?;
+            let mut seen = vec![false; n as usize];
+            for i in 0..n {
+                if let Ok(v) = usize::try_from(f.eval(i)?) {
+                    if v < seen.len() {
+                        seen[v] = true;
+                    }
+                }
+            }
+            let m = seen.iter().position(|b| !b).unwrap_or(seen.len()) as i64;
+            if m == 0 {
+                return Err(wrong(
+                    0,
+                    format!(
+                        "0 is not in the image of {f} (f(0) = {}), so no right inverse exists",
+                        f.eval(0)?
+                    ),
+                ));
+            }
+            m
+        }
+        // Functions on all integers (swizzles and offsets only, or a left inverse of one):
+        // swizzles are involutions and offsets negate, so the candidate is exact.
+        _ => return Ok(()),
+    };
+    if dom > CHECK_BOUND {
+        return check_bound_or_safe(op, f, dom);
+    }
+    for i in 0..dom {
+        if left {
+            let x = f.eval(i)?;
+            if !in_dom(nr, x) {
+                return Err(wrong(
+                    i,
+                    format!("f({i}) = {x} is outside the candidate's domain"),
+                ));
+            }
+            let y = r.eval(x)?;
+            if y != i {
+                return Err(wrong(i, format!("R(f({i})) = R({x}) = {y}, not {i}")));
+            }
+        } else {
+            let x = r.eval(i)?;
+            if !in_dom(nf, x) {
+                return Err(wrong(
+                    i,
+                    format!("R({i}) = {x} is outside the domain of {f}"),
+                ));
+            }
+            let y = f.eval(x)?;
+            if y != i {
+                return Err(wrong(i, format!("f(R({i})) = f({x}) = {y}, not {i}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Ok` for a domain of at most [`CHECK_BOUND`] points, or for `Sw ∘ 0 ∘ L` with `L` a bijection
+/// onto `[0, n)` and the span dividing `n` (a permutation of `[0, n)`); `too_large` otherwise.
+fn check_bound_or_safe(op: &'static str, f: &AnyLayout, n: i64) -> Result<()> {
+    if n <= CHECK_BOUND {
+        return Ok(());
+    }
+    if let AnyLayout::Composed(c) = f {
+        if let (AnyLayout::Swizzle(s), AnyLayout::Plain(l)) = (&c.outer, &c.inner) {
+            if c.offset == 0 && is_compact_bijection(l) && l.size()? % s.span() == 0 {
+                return Ok(());
+            }
+        }
+    }
+    check_bound(op, n)
 }
 
 /// CuTe's `upcast<N>(Sw<B,M,S>)`: `M − log2 N`, or `Sw<max(B + M − log2 N, 0), 0, S>` when that
@@ -648,9 +762,88 @@ fn unsupported_common(a: &AnyLayout) -> Error {
     }
 }
 
-/// `cosize` of a composed layout: that of the innermost layout (CuTe's rule).
+/// The largest domain `cosize` of a swizzled or composed layout enumerates.
+pub const COSIZE_BOUND: i64 = 1 << 22;
+
+/// `cosize` by its definition: one past the largest absolute index the function reaches,
+/// `1 + max_{i < size} |f(i)|` (for a plain layout, CuTe's `Σ (s_i − 1)·|d_i| + 1`).
+///
+/// CuTe C++ answers the innermost layout's cosize for a composed layout, which ignores the
+/// swizzle and the offset (`Sw<3,4,3> o 0 o (8,8):(64,1)`: CuTe 456, but `f(7,7) = 503`); a
+/// buffer sized by it is too small (docs/differences.md). Tessera enumerates the domain (at most
+/// [`COSIZE_BOUND`] points); past that it answers in closed form for `Sw ∘ off ∘ L` where `off ≥ 0`
+/// and `L` is a bijection onto `[0, size)` (the image is an interval, so only its last swizzle block
+/// needs enumerating), and otherwise refuses with `too_large`.
+///
+/// Pre: a shape (a bare swizzle has none: `rank_mismatch`). Post: `R > |f(i)|` for every `i`
+/// of the domain, and `R − 1 = |f(i)|` for some `i`.
+///
+/// ```
+/// use tessera::algebra::swizzled::cosize;
+/// let a: tessera::layout::AnyLayout = "Sw<3,4,3> o 0 o (8,8):(64,1)".parse().unwrap();
+/// assert_eq!(cosize(&a).unwrap(), 504);
+/// ```
 pub fn cosize(a: &AnyLayout) -> Result<i64> {
-    a.shape_layout("cosize")?.cosize()
+    let l = a.shape_layout("cosize")?;
+    if let AnyLayout::Plain(l) = a {
+        return l.cosize();
+    }
+    let n = l.size()?;
+    if n <= COSIZE_BOUND {
+        let mut best = 0i64;
+        for i in 0..n {
+            let v = a.eval(i)?;
+            best = best.max(
+                v.checked_abs()
+                    .ok_or_else(|| Error::overflow(format!("|{v}|")))?,
+            );
+        }
+        return arith::add(best, 1);
+    }
+    if let AnyLayout::Composed(c) = a {
+        if let (AnyLayout::Swizzle(s), AnyLayout::Plain(inner)) = (&c.outer, &c.inner) {
+            if c.offset >= 0 && is_compact_bijection(inner) {
+                // The image is the interval [off, off + n); the swizzle permutes each aligned
+                // block of its span, so the maximum lies in the block holding off + n − 1.
+                let last = arith::add(c.offset, n - 1)?;
+                let span = s.span();
+                let base = (last / span) * span;
+                let lo = base.max(c.offset);
+                if last - lo < COSIZE_BOUND {
+                    let best = (lo..=last).map(|x| s.apply(x)).max().unwrap_or(0);
+                    return arith::add(best, 1);
+                }
+            }
+        }
+    }
+    Err(Error::TooLarge {
+        op: "cosize",
+        what: format!("the domain of {a} (enumerated: no closed form for this composed layout)"),
+        size: n,
+        bound: COSIZE_BOUND,
+    })
+}
+
+/// `true` when `l` maps its domain one-to-one onto `[0, size(l))`: its modes of extent ≥ 2,
+/// sorted by stride, have strides 1, s₀, s₀·s₁, … (a permuted compact layout).
+fn is_compact_bijection(l: &Layout) -> bool {
+    let mut modes: Vec<(i64, i64)> = l
+        .leaves()
+        .map(|m| (m.shape, m.stride))
+        .filter(|&(s, _)| s != 1)
+        .collect();
+    modes.sort_by_key(|&(_, d)| d);
+    let mut next = 1i64;
+    for (s, d) in modes {
+        if d != next {
+            return false;
+        }
+        match next.checked_mul(s) {
+            Some(x) => next = x,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// `complement(O ∘ off ∘ I, cotarget) = complement(I, cotarget)` (CuTe's rule).

@@ -169,6 +169,12 @@ pub enum BankError {
         /// How many.
         size: u64,
     },
+    /// An element offset is negative, or a byte address does not fit the 32-bit shared window.
+    #[error("shared-memory address: {detail}")]
+    Address {
+        /// The offending index, offset or span, with its value.
+        detail: String,
+    },
     /// A layout obligation failed.
     #[error(transparent)]
     Layout(#[from] crate::Error),
@@ -190,6 +196,7 @@ impl BankError {
             BankError::BadDtype { .. } => "banks_bad_dtype",
             BankError::BadInput { .. } => "banks_bad_input",
             BankError::TooLarge { .. } => "banks_too_large",
+            BankError::Address { .. } => "banks_address",
             BankError::Layout(e) => e.code(),
             BankError::Linear(e) => e.code(),
         }
@@ -312,13 +319,32 @@ impl Smem {
             Smem::Any(a) => a.eval(i as i64)?,
         };
         if v < 0 {
-            return Err(BankError::BadInput {
-                what: "shared-memory layout",
+            return Err(BankError::Address {
                 detail: format!("index {i} maps to the negative offset {v}"),
-                suggestions: Vec::new(),
             });
         }
         Ok(v as u64)
+    }
+
+    /// An upper bound on `1 + max offset` over the domain, in 128 bits (no wrap-around):
+    /// `cosize` for a plain layout, the same rounded up to cover the swizzle's bits for a swizzled
+    /// one, `2^out_bits` for a linear layout, and the definition's `cosize` (enumerated, or in
+    /// closed form) for a composed layout.
+    ///
+    /// Pre: none. Post: every `offset(i) < R`; an error when the bound itself overflows.
+    pub fn offset_bound(&self) -> BResult<u128> {
+        let over = |what: &str| BankError::Address {
+            detail: format!("the offsets of {what} are not representable in 64 bits"),
+        };
+        Ok(match self {
+            Smem::Plain(l) => l.cosize().map_err(|_| over(&l.to_string()))? as u128,
+            Smem::Swizzled { bms, layout } => {
+                let c = layout.cosize().map_err(|_| over(&layout.to_string()))? as u128;
+                c.next_power_of_two().max(1u128 << (bms.0 + bms.1))
+            }
+            Smem::Linear(ll) => 1u128 << ll.total_out_bits(),
+            Smem::Any(a) => crate::algebra::swizzled::cosize(a)? as u128,
+        })
     }
 
     /// The layout as an F2-linear map (flattened domain index ↦ element offset), if it is one.
@@ -540,6 +566,11 @@ fn fmt_factor(f: f64) -> String {
     s.to_string()
 }
 
+/// The largest byte span of a shared-memory tile: PTX's `.shared` window is addressed with 32
+/// bits (and no GPU has more than 228 KiB of shared memory per block), so every byte address
+/// the model computes is below `2^32` and no product of it wraps in 64 bits.
+pub const SHARED_WINDOW_BYTES: u128 = 1 << 32;
+
 /// The resolved geometry of an access: what both the analysis and the simulator need.
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
@@ -590,6 +621,23 @@ impl Geometry {
             });
         }
         let values = vm.size()? as u64;
+        // Every byte address the analysis and the simulator compute lies below the tile's byte
+        // span, checked here in 128 bits: past the 32-bit shared window no address is
+        // representable, so the tile is refused rather than analysed with wrapped addresses.
+        let span = smem
+            .offset_bound()?
+            .saturating_mul(u128::from(elem_bytes(dtype)));
+        if span > SHARED_WINDOW_BYTES {
+            return Err(BankError::Address {
+                detail: format!(
+                    "{} spans {span} bytes of {} elements, past the 32-bit shared-memory window \
+                     ({SHARED_WINDOW_BYTES} bytes; no GPU has more than 228 KiB of shared memory \
+                     per block)",
+                    smem.describe(),
+                    dtype.name
+                ),
+            });
+        }
         let domain = smem.size()?;
         let shape = smem.shape2()?;
         let (instances, bound, what) = match acc.atom {
@@ -1272,6 +1320,7 @@ pub const CODES: &[(&str, &str, &str, &str)] = &[
     ("banks_misaligned_vector", "every group of W/sizeof(T) values is contiguous and W-aligned", "A fixed vector width (ld.shared.W, cp.async.W, ldmatrix's 16 bytes) needs each thread's aligned group of values to be contiguous in shared memory and to start at a multiple of W bytes. The suggestions are the legal widths, nearest first, each checked.", "tessera banks --smem '(32,32):(33,1)' --tv '(32,32):(1,32)' --instr ld.shared.16 --dtype f32"),
     ("banks_bad_dtype", "the instruction moves this element size", "ldmatrix/stmatrix move 16-bit elements; cp.async and ld/st.shared.W need elements no wider than W. The suggestions are the element types the instruction can move.", "tessera banks --smem '(64,64):(64,1)' --atom ldmatrix.x4 --dtype f32"),
     ("banks_bad_input", "a known dtype, atom, instruction and tile", "An unknown element type, atom or instruction, or an atom tile that does not divide the tile. The suggestions list the accepted values.", "tessera banks --smem '(32,32):(32,1)' --tv '(32,1):(1,0)' --dtype f33"),
+    ("banks_address", "every element offset ≥ 0 and every byte address < 2^32", "Shared memory is addressed in a 32-bit window (no GPU has more than 228 KiB per block); a layout with a negative offset, or whose byte span passes 2^32 (or overflows 64 bits), has no address the hardware could use, and the model refuses it instead of wrapping.", "tessera banks --smem '(32,2):(1,4611686018427387904)' --tv '(32,2):(1,32)' --dtype f16"),
     ("banks_too_large", "(instances × 32 × values) ≤ 2^24", "The enumeration (simulator, or the analysis when the access is not F2-linear) is bounded. Analyse one atom tile, or a smaller tile.", "tessera banks --smem '(8192,8192):(8193,1)' --tv '(32,2097152):(1,32)' --dtype f16"),
     ("linear_not_power_of_two", "every size is a power of two", "Linear layouts over F2 have power-of-two input and output sizes (Triton's rule).", "LinearLayout::new(&[(\"a\", vec![vec![1]])], &[(\"x\", 3)])"),
     ("linear_too_many_bits", "Σ bits ≤ 63", "A linear layout has at most 63 input and 63 output bits in total.", "LinearLayout::identity_1d(1 << 63, \"a\", \"b\")?.product(..)"),

@@ -1,6 +1,9 @@
 //! The brute-force simulator of the shared-memory model: every thread's every address,
 //! enumerated, with sets of words per bank. It is the reference the analysis is tested against;
-//! it shares only the resolution of the TV layout to domain indices with it.
+//! it shares only the resolution of the TV layout to domain indices with it. Byte addresses are
+//! computed here on their own, from the layout's leaves in 128-bit arithmetic (not through the
+//! analysis's `Smem::offset`), so a wrap-around or a bound missed by the analysis shows up as a
+//! disagreement or an error here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,7 +31,7 @@ pub fn simulate(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
         for t in 0..active {
             for v in 0..g.values {
                 let i = g.index(inst, t, v)?;
-                addr.push(smem.offset(i)? * g.elem);
+                addr.push(byte_address(smem, i, g.elem)?);
             }
         }
     }
@@ -118,4 +121,46 @@ pub fn simulate(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Report> {
         worst,
         method: "simulation",
     })
+}
+
+/// The byte address of domain index `i`, computed from the definition in 128 bits: the colex
+/// coordinate of `i` dotted with the strides (then the swizzle), times the element size; an
+/// address outside `[0, 2^32)` is `banks_address`.
+fn byte_address(smem: &Smem, i: u64, elem: u64) -> BResult<u64> {
+    let eval128 = |l: &crate::Layout| -> i128 {
+        let mut rest = i128::from(i);
+        let mut acc = 0i128;
+        for m in l.leaves() {
+            let s = i128::from(m.shape);
+            acc += (rest % s) * i128::from(m.stride);
+            rest /= s;
+        }
+        acc
+    };
+    let off: i128 = match smem {
+        Smem::Plain(l) => eval128(l),
+        Smem::Swizzled {
+            bms: (b, m, s),
+            layout,
+        } => {
+            let x = eval128(layout);
+            if x < 0 {
+                x
+            } else {
+                let mask = ((1i128 << b) - 1) << m;
+                x ^ ((x >> s) & mask)
+            }
+        }
+        _ => i128::from(smem.offset(i)?),
+    };
+    let byte = off * i128::from(elem);
+    if off < 0 || byte + i128::from(elem) > 1i128 << 32 {
+        return Err(BankError::Address {
+            detail: format!(
+                "index {i} maps to element offset {off}, byte address {byte}, outside the 32-bit \
+                 shared window [0, 2^32)"
+            ),
+        });
+    }
+    Ok(byte as u64)
 }

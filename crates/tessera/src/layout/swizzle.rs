@@ -14,6 +14,12 @@ use crate::layout::{IntTuple, Layout};
 /// stays inside a non-negative `i64`).
 pub const MAX_SWIZZLE_BITS: i64 = 62;
 
+/// The most `o` links (composed-layout nodes) one value may hold. Every operation on a composed
+/// layout recurses once per link, so the bound is enforced before a chain is built (the
+/// expression reader, every operation's result, the Python constructor): a longer chain is
+/// [`Error::TooLarge`] (`too_large`), never a stack overflow. Real chains have one to three links.
+pub const MAX_CHAIN_LINKS: usize = 64;
+
 /// CuTe's `Swizzle<B,M,S>`: XOR the `B` bits at `M + max(0,S)` into the `B` bits at
 /// `M − min(0,S)`.
 ///
@@ -253,10 +259,56 @@ impl AnyLayout {
         self.shape_layout("size")?.size()
     }
 
+    /// The number of composed-layout nodes (`o` links) in the value, counted with an explicit
+    /// stack (no recursion, whatever the depth).
+    ///
+    /// ```
+    /// let c: tessera::layout::AnyLayout = "Sw<1,0,1> o 0 o 4:1 o 2 o 8:1".parse().unwrap();
+    /// assert_eq!(c.links(), 2);
+    /// ```
+    pub fn links(&self) -> usize {
+        let mut n = 0;
+        let mut stack = vec![self];
+        while let Some(v) = stack.pop() {
+            if let AnyLayout::Composed(c) = v {
+                n += 1;
+                stack.push(&c.outer);
+                stack.push(&c.inner);
+            }
+        }
+        n
+    }
+
+    /// `Ok(self)` when the value has at most [`MAX_CHAIN_LINKS`] links, else `too_large`.
+    ///
+    /// Pre: none. Post: `Ok(v)` implies `v.links() <= MAX_CHAIN_LINKS`.
+    ///
+    /// ```
+    /// let c: tessera::layout::AnyLayout = "Sw<1,0,1> o 0 o 4:1".parse().unwrap();
+    /// assert!(c.check_links("eval").is_ok());
+    /// ```
+    pub fn check_links(self, op: &'static str) -> Result<AnyLayout> {
+        check_chain_links(op, self.links())?;
+        Ok(self)
+    }
+
     /// `true` when the value is a plain layout.
     pub fn is_plain(&self) -> bool {
         matches!(self, AnyLayout::Plain(_))
     }
+}
+
+/// `too_large` when a chain of `n` links would pass [`MAX_CHAIN_LINKS`] (checked before building it).
+pub fn check_chain_links(op: &'static str, n: usize) -> Result<()> {
+    if n > MAX_CHAIN_LINKS {
+        return Err(Error::TooLarge {
+            op,
+            what: "a composed layout (counting one point per `o` link)".into(),
+            size: i64::try_from(n).unwrap_or(i64::MAX),
+            bound: MAX_CHAIN_LINKS as i64,
+        });
+    }
+    Ok(())
 }
 
 /// The obligation [`Error::InvalidSwizzle`] names.

@@ -64,6 +64,15 @@ pub fn eval_expr(e: &Expr) -> Result<Value> {
         Expr::Name { name, params, col } => eval_name(name, params, *col),
         Expr::Compose { parts, col } => {
             let vals = parts.iter().map(eval_expr).collect::<Result<Vec<_>>>()?;
+            // The chain's links, counted before any node is built (no value deeper than the bound).
+            let inner_links: usize = vals
+                .iter()
+                .map(|v| match v {
+                    Value::Composed(c) => 1 + c.outer.links() + c.inner.links(),
+                    _ => 0,
+                })
+                .sum();
+            crate::layout::swizzle::check_chain_links("compose", inner_links + parts.len() / 2)?;
             let mut it = vals.into_iter().rev();
             let last = it.next().expect("a chain has parts");
             let mut acc = last.to_any_layout().ok_or_else(|| Error::Parse {

@@ -265,7 +265,16 @@ pub fn apply(name: &str, vals: &[Value], col: usize) -> Result<Value> {
             column: col,
         });
     };
-    call(op, vals).map_err(|e| e.in_call(name, vals.to_vec()))
+    call(op, vals)
+        .and_then(|v| match v {
+            // Every composed result passes the chain bound (no value deeper than it, so no later
+            // operation recurses past it).
+            Value::Composed(c) => Ok(Value::from_any_layout(
+                AnyLayout::Composed(c).check_links("compose")?,
+            )),
+            v => Ok(v),
+        })
+        .map_err(|e| e.in_call(name, vals.to_vec()))
 }
 
 fn call(op: &Op, vals: &[Value]) -> Result<Value> {
@@ -476,14 +485,54 @@ fn ragged_divide(a: &Args) -> Result<Value> {
 
 fn eval_at(a: &Args) -> Result<Value> {
     let l = a.layout(0)?;
-    match a.get(1) {
-        Value::Int(i) => l.eval(*i).map(Value::Int),
-        _ => l.crd2idx(&a.tuple(1)?).map(Value::Int),
+    let c = a.tuple(1)?;
+    in_domain("eval", c.as_ref(), l.shape().as_ref(), Some)?;
+    match c.as_ref().leaf() {
+        Some(i) => l.eval(i).map(Value::Int),
+        None => l.crd2idx(&c).map(Value::Int),
     }
+}
+
+/// `out_of_domain` when an integer of the coordinate `c` lies outside its mode of `shape` (an
+/// integer against a tuple mode ranges over the mode's size, as CuTe reads it). Ranks that do not
+/// match are left to the operation (its own `rank_mismatch`). Every operation that takes a
+/// coordinate (`eval`, `slice`, `crd2idx`, `local_tile`) refuses the same way; `idx2crd` keeps
+/// CuTe's extrapolation of the last mode (pinned by the differential test).
+fn in_domain<T: Copy>(
+    op: &'static str,
+    c: crate::layout::TreeRef<'_, T>,
+    shape: crate::layout::TreeRef<'_, i64>,
+    get: fn(T) -> Option<i64>,
+) -> Result<()> {
+    // An explicit stack: the coordinate's depth is bounded by the parser, but no recursion here.
+    let mut stack = vec![(c, shape)];
+    while let Some((c, s)) = stack.pop() {
+        if c.is_leaf() {
+            let Some(v) = c.leaf().and_then(get) else {
+                continue;
+            };
+            let size = s.leaves().try_fold(1i64, crate::error::arith::mul)?;
+            if !(0..size).contains(&v) {
+                return Err(Error::OutOfDomain {
+                    op,
+                    detail: format!(
+                        "coordinate {v} is outside the mode of shape {} ([0, {size}))",
+                        s.to_owned()
+                    ),
+                });
+            }
+        } else if !s.is_leaf() && c.rank() == s.rank() {
+            stack.extend(c.modes().zip(s.modes()));
+        }
+    }
+    Ok(())
 }
 
 fn eval_swizzled(a: &Args) -> Result<Value> {
     let f = a.any(0)?;
+    if let (Some(l), Some(c)) = (f.layout(), a.get(1).to_int_tuple()) {
+        in_domain("eval", c.as_ref(), l.shape().as_ref(), Some)?;
+    }
     match a.get(1) {
         Value::Int(i) => f.eval(*i).map(Value::Int),
         _ => f.crd2idx(&a.tuple(1)?).map(Value::Int),
@@ -685,7 +734,7 @@ pub static OPS: &[Op] = &[
         lift: Lift::Func(|a| any_out(swizzled::right_inverse(&a.any(0)?))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
-        codes: &["too_large"],
+        codes: &["too_large", "not_expressible"],
     },
     Op {
         name: "left_inverse",
@@ -696,7 +745,7 @@ pub static OPS: &[Op] = &[
         lift: Lift::Func(|a| any_out(swizzled::left_inverse(&a.any(0)?))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
-        codes: &["non_injective", "too_large"],
+        codes: &["not_expressible", "non_injective", "too_large"],
     },
     by_tiler!(
         "logical_divide",
@@ -821,7 +870,7 @@ pub static OPS: &[Op] = &[
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
-        codes: &["rank_mismatch"],
+        codes: &["rank_mismatch", "non_injective"],
     },
     Op {
         name: "upcast",
@@ -900,7 +949,7 @@ pub static OPS: &[Op] = &[
         lift: Lift::Func(|a| swizzled::cosize(&a.any(0)?).map(Value::Int)),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
-        codes: &[],
+        codes: &["too_large", "rank_mismatch"],
     },
     Op {
         name: "rank",
@@ -987,7 +1036,11 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Tuple, Kind::Tuple, Kind::Tuple],
         arity: &[3],
         help: "crd2idx(crd, shape, stride)",
-        plain: |a| layout::crd2idx(&a.tuple(0)?, &a.tuple(1)?, &a.tuple(2)?).map(Value::Int),
+        plain: |a| {
+            let (c, shape) = (a.tuple(0)?, a.tuple(1)?);
+            in_domain("crd2idx", c.as_ref(), shape.as_ref(), Some)?;
+            layout::crd2idx(&c, &shape, &a.tuple(2)?).map(Value::Int)
+        },
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1000,11 +1053,17 @@ pub static OPS: &[Op] = &[
         help: "slice(coord with _, L)",
         plain: |a| {
             let c = a.slice_coord(0)?;
-            lay(layout::slice(&c, a.layout(1)?))
+            let l = a.layout(1)?;
+            in_domain("slice", c.as_ref(), l.shape().as_ref(), |x| x)?;
+            lay(layout::slice(&c, l))
         },
         lift: Lift::Func(|a| {
             let c = a.slice_coord(0)?;
-            any_out(swizzled::slice(&c, &a.any(1)?))
+            let f = a.any(1)?;
+            if let Some(l) = f.layout() {
+                in_domain("slice", c.as_ref(), l.shape().as_ref(), |x| x)?;
+            }
+            any_out(swizzled::slice(&c, &f))
         }),
         ragged: RaggedForm::No,
         pycute: Face::Argument,

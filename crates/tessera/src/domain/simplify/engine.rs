@@ -365,14 +365,17 @@ impl Context {
             Atom::Var(_) => Poly::atom(a.clone()),
             Atom::Div(x, y) => {
                 let (x, y) = (self.simplify(x)?, self.simplify(y)?);
+                nonzero_divisor(&x, &y, "/")?;
                 self.div(x, y, FUEL)?
             }
             Atom::Mod(x, y) => {
                 let (x, y) = (self.simplify(x)?, self.simplify(y)?);
+                nonzero_divisor(&x, &y, "%")?;
                 self.rem(x, y, FUEL)?
             }
             Atom::CeilDiv(x, y) => {
                 let (x, y) = (self.simplify(x)?, self.simplify(y)?);
+                nonzero_divisor(&x, &y, "cdiv")?;
                 self.ceil_div(x, y)?
             }
             Atom::Gcd(x, y) => {
@@ -800,4 +803,21 @@ pub(super) fn split_divisible(a: &Poly, b: &Poly) -> Option<(Poly, Poly)> {
         }
     }
     (!d.terms.is_empty() && !r.terms.is_empty()).then_some((d, r))
+}
+
+/// `division_by_zero` when the (simplified) divisor is the constant 0: such an expression is
+/// undefined at every point, so no rewrite may make it defined.
+fn nonzero_divisor(x: &Poly, y: &Poly, op: &str) -> Result<()> {
+    if y.as_const() == Some(0) {
+        let expr = if op == "cdiv" {
+            format!("cdiv({x}, {y})")
+        } else {
+            format!("{x} {op} {y}")
+        };
+        return Err(SimplifyError::DivisionByZero {
+            expr,
+            divisor: y.to_string(),
+        });
+    }
+    Ok(())
 }

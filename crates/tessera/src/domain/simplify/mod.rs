@@ -97,6 +97,15 @@ pub enum SimplifyError {
     /// The assumptions contradict each other.
     #[error("assumptions contradict: {0}")]
     Contradiction(String),
+    /// A divisor (of `/`, `%` or `cdiv`) is the constant 0 (after simplification): the
+    /// expression is undefined everywhere.
+    #[error("obligation `divisor != 0` failed in `{expr}`: the divisor is {divisor}")]
+    DivisionByZero {
+        /// The division, as written after simplification of its operands.
+        expr: String,
+        /// The divisor.
+        divisor: String,
+    },
     /// An expression was given where a predicate was needed, or the reverse.
     #[error("expected {expected}, found {found}")]
     Kind {
@@ -119,6 +128,7 @@ impl SimplifyError {
             SimplifyError::TooLarge { .. } => "too_large",
             SimplifyError::Contradiction(_) => "contradiction",
             SimplifyError::Kind { .. } => "kind",
+            SimplifyError::DivisionByZero { .. } => "division_by_zero",
         }
     }
 }
