@@ -7,10 +7,11 @@ use std::process::ExitCode;
 use tessera::banks::atoms::Major;
 use tessera::banks::synth::{synthesize, Problem};
 use tessera::banks::text::{
-    esc, parse_dtype, parse_instr, parse_major, parse_smem, report_json, report_text,
-    synthesis_json, synthesis_text,
+    parse_dtype, parse_instr, parse_major, parse_smem, report_json, report_text, synthesis_json,
+    synthesis_text,
 };
 use tessera::banks::{analyze, simulate, Access, Atom, BankError, Dtype, Instr, Smem};
+use tessera::diagnostic::Diagnose;
 
 /// Arguments of `tessera banks`.
 #[derive(clap::Args, Debug)]
@@ -59,17 +60,13 @@ pub struct Args {
 
 fn error(e: &BankError, json: bool) -> ExitCode {
     if json {
-        let sugg: Vec<String> = e
-            .suggestions()
-            .iter()
-            .map(|s| format!("\"{}\"", esc(s)))
-            .collect();
-        println!(
-            "{{\"error\":{{\"code\":\"{}\",\"message\":\"{}\",\"suggestions\":[{}]}}}}",
-            e.code(),
-            esc(&e.to_string()),
-            sugg.join(",")
-        );
+        let d = e.diagnostic();
+        let j = serde_json::json!({"error": {
+            "code": d.code,
+            "message": d.message,
+            "suggestions": d.suggestions,
+        }});
+        println!("{j}");
     } else {
         eprintln!("error[{}]: {e}", e.code());
         for s in e.suggestions() {

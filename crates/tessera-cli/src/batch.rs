@@ -17,6 +17,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
+use tessera::diagnostic::Diagnose;
 
 use serde_json::value::RawValue;
 use serde_json::{json, Value as Json};
@@ -207,13 +208,7 @@ fn expr_json(
                 json!({"ok": s, "notes": notes_json(&notes)})
             }
         }
-        (Err(e), _) => json!({"error": {
-            "code": e.code(),
-            "message": e.to_string(),
-            "obligation": e.obligation().to_string(),
-            "notes": e.notes(),
-            "suggestions": e.suggestions(),
-        }}),
+        (Err(e), _) => json!({"error": e.diagnostic().to_error_json()}),
     }
 }
 

@@ -3,7 +3,6 @@
 mod banks;
 mod batch;
 mod check;
-mod codes;
 mod diagnostic;
 mod exit;
 mod pictures;
@@ -153,42 +152,68 @@ fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
-/// `tessera explain CODE`: the catalogue entry, and the diagnostic its example produces; codes of
-/// the other engines (schedules, TMA, the simplifier, the CLI) from [`codes::OTHER`].
+/// `tessera explain CODE`: the entry of the one catalogue (`tessera::diagnostic::catalogue`),
+/// and for the layout algebra's codes and notes the diagnostic its example produces.
 fn explain(code: &str) -> ExitCode {
     use std::fmt::Write as _;
-    use tessera::obligation::catalogue::{lookup, run_example, Example, CATALOGUE};
+    use tessera::diagnostic::catalogue::{self, Example, Family};
+    use tessera::obligation::catalogue::run_example;
     let mut o = String::new();
-    let Some(entry) = lookup(code) else {
-        if let Some((c, ob, text, ex)) = tessera::banks::CODES.iter().find(|e| e.0 == code) {
-            let _ = writeln!(o, "{c}: {ob}\n\n{text}\n");
-            let _ = writeln!(o, "exit status: {}", exit::status_number(c));
-            let _ = writeln!(o, "\nminimal example:\n  {ex}");
+    if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
+        .iter()
+        .find(|e| e.0 == code)
+    {
+        let _ = writeln!(
+            o,
+            "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+        );
+        let _ = writeln!(
+            o,
+            "verdicts: proved, refuted (exit status 1), runtime (a guard), warning; docs/check.md"
+        );
+        let _ = writeln!(o, "\nexample:\n  {ex}");
+        out(&o);
+        return ExitCode::SUCCESS;
+    }
+    let Some(entry) = catalogue::lookup(code) else {
+        let _ = writeln!(
+            o,
+            "error[bad_argument]: unknown error code `{code}`; the codes are:"
+        );
+        for e in catalogue::all().filter(|e| e.family != Family::Note) {
+            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
+        }
+        let _ = std::io::stderr().lock().write_all(o.as_bytes());
+        return exit::status("bad_argument");
+    };
+    let text = |ex: Example| match ex {
+        Example::Expr(t) | Example::Rust(t) | Example::Text(t) => t,
+    };
+    match entry.family {
+        Family::Algebra => {}
+        Family::Banks => {
+            let _ = writeln!(
+                o,
+                "{}: {}\n\n{}\n",
+                entry.code, entry.obligation, entry.explanation
+            );
+            let _ = writeln!(o, "exit status: {}", exit::status_number(entry.code));
+            let _ = writeln!(o, "\nminimal example:\n  {}", text(entry.example));
             out(&o);
             return ExitCode::SUCCESS;
         }
-        if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
-            .iter()
-            .find(|e| e.0 == code)
-        {
+        Family::Note => {
+            let ex = text(entry.example);
             let _ = writeln!(
                 o,
-                "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+                "{} (a note: the result is returned, with this warning)\n",
+                entry.code
             );
-            let _ = writeln!(o, "verdicts: proved, refuted (exit status 1), runtime (a guard), warning; docs/check.md");
-            let _ = writeln!(o, "\nexample:\n  {ex}");
-            out(&o);
-            return ExitCode::SUCCESS;
-        }
-        if let Some((c, ex, text)) = tessera::error::note::NOTE_CODES
-            .iter()
-            .find(|e| e.0 == code)
-        {
             let _ = writeln!(
                 o,
-                "{c} (a note: the result is returned, with this warning)\n"
+                "{}\n\nexample:\n  tessera eval '{ex}'\n",
+                entry.explanation
             );
-            let _ = writeln!(o, "{text}\n\nexample:\n  tessera eval '{ex}'\n");
             if let (Ok(v), notes) = tessera::notation::eval_noted(ex) {
                 let _ = writeln!(o, "  {v}");
                 for n in &notes {
@@ -200,36 +225,25 @@ fn explain(code: &str) -> ExitCode {
             out(&o);
             return ExitCode::SUCCESS;
         }
-        if let Some(e) = codes::lookup(code) {
-            let _ = writeln!(o, "{}: {}\n\n{}\n", e.code, e.title, e.explanation);
-            let _ = writeln!(o, "exit status: {}", exit::status_number(e.code));
-            let _ = writeln!(o, "\nminimal example:\n  {}", e.example);
+        Family::Other => {
+            let _ = writeln!(
+                o,
+                "{}: {}\n\n{}\n",
+                entry.code, entry.title, entry.explanation
+            );
+            let _ = writeln!(o, "exit status: {}", exit::status_number(entry.code));
+            let _ = writeln!(o, "\nminimal example:\n  {}", text(entry.example));
             out(&o);
             return ExitCode::SUCCESS;
         }
-        let _ = writeln!(
-            o,
-            "error[bad_argument]: unknown error code `{code}`; the codes are:"
-        );
-        for e in CATALOGUE {
-            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
-        }
-        for e in codes::OTHER {
-            let _ = writeln!(o, "  {:<26} {}", e.code, e.title);
-        }
-        for e in tessera::banks::CODES {
-            let _ = writeln!(o, "  {:<26} {}", e.0, e.1);
-        }
-        let _ = std::io::stderr().lock().write_all(o.as_bytes());
-        return exit::status("bad_argument");
-    };
+    }
     let _ = writeln!(o, "{}: {}\n", entry.code, entry.title);
     let _ = writeln!(o, "obligation: {}\n", entry.obligation);
     let _ = writeln!(o, "{}\n", entry.explanation);
     let _ = writeln!(o, "exit status: {}\n", exit::status_number(entry.code));
     let (input, how) = match entry.example {
         Example::Expr(t) => (t, format!("tessera eval '{t}'")),
-        Example::Rust(t) => ("", format!("Rust: {t}")),
+        Example::Rust(t) | Example::Text(t) => ("", format!("Rust: {t}")),
     };
     let _ = writeln!(o, "minimal example:\n  {how}");
     if let Some(e) = run_example(entry) {

@@ -135,7 +135,7 @@ pub(crate) fn type_error(what: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
 /// explanation)`, or `None`.
 #[pyfunction]
 pub(crate) fn explain(code: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    tessera::obligation::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
+    tessera::diagnostic::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
 }
 
 /// Every error code of the layout algebra.

@@ -18,6 +18,10 @@
 //! - [`target`]: GPU facts, each in one place: element types ([`target::Dtype`]: short, CUTLASS
 //!   and CUDA driver names, width) and architectures ([`target::Arch`]: shared memory, TMA,
 //!   GMMA/UMMA, tensor memory, clusters, banks). Bottom layer too; it imports nothing.
+//! - [`diagnostic`]: one [`diagnostic::Diagnostic`] shape (code, severity, obligation, message,
+//!   notes, witness, suggestions, verdict, guard) that every error converts into
+//!   ([`diagnostic::Diagnose`]), its JSON wire form, and the one catalogue of codes
+//!   ([`diagnostic::catalogue`]) that `tessera explain`, `docs/errors.md` and Python read.
 //! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each);
 //!   then swizzled layouts, linear layouts and ragged tiles built on them.
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
@@ -41,6 +45,7 @@
 pub mod algebra;
 pub mod banks;
 pub mod check;
+pub mod diagnostic;
 pub mod domain;
 pub mod error;
 pub mod layout;

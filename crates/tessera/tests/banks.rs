@@ -429,7 +429,7 @@ fn synthesis_proves_none_exists_for_a_transposing_writer() {
 fn every_code_is_documented() {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/banks.md"))
         .unwrap();
-    for (code, ..) in tessera::banks::CODES {
+    for code in tessera::diagnostic::catalogue::BANKS.iter().map(|c| c.code) {
         assert!(
             docs.contains(&format!("`{code}`")),
             "{code} is not in docs/banks.md"

@@ -192,7 +192,7 @@ fn render_docs() -> String {
          Every error Tessera returns names a failed obligation. `Error::code()` is one of the \
          codes below (stable: `tessera batch` reports it). `tessera explain CODE` prints an \
          entry and runs its example. This file is generated from \
-         `crates/tessera/src/obligation/catalogue.rs` (a test checks that both agree and runs \
+         `crates/tessera/src/diagnostic/catalogue.rs` (a test checks that both agree and runs \
          every example; `TESSERA_BLESS=1 cargo test -p tessera --test obligations` rewrites it).\n",
     );
     for e in CATALOGUE {
@@ -200,7 +200,9 @@ fn render_docs() -> String {
         s.push_str(&format!("- obligation: {}\n", e.obligation));
         match e.example {
             Example::Expr(t) => s.push_str(&format!("- example: `tessera eval '{t}'`\n")),
-            Example::Rust(t) => s.push_str(&format!("- example (Rust): `{t}`\n")),
+            Example::Rust(t) | Example::Text(t) => {
+                s.push_str(&format!("- example (Rust): `{t}`\n"))
+            }
         }
         s.push_str(&format!("\n{}\n", e.explanation));
     }
@@ -211,7 +213,11 @@ fn render_docs() -> String {
          of `tessera batch`, a `warning[CODE]` on stderr for `tessera eval`). Its code is one \
          of these.\n",
     );
-    for (code, example, explanation) in tessera::error::note::NOTE_CODES {
+    for n in tessera::diagnostic::catalogue::NOTES {
+        let (code, explanation) = (n.code, n.explanation);
+        let Example::Expr(example) = n.example else {
+            panic!("{code}: a note's example is an expression")
+        };
         s.push_str(&format!(
             "\n## `{code}`\n\n- example: `tessera eval '{example}'`\n\n{explanation}\n"
         ));
@@ -221,11 +227,18 @@ fn render_docs() -> String {
 
 #[test]
 fn note_examples_produce_their_notes() {
-    for (code, example, _) in tessera::error::note::NOTE_CODES {
+    use tessera::diagnostic::Diagnose;
+    for n in tessera::diagnostic::catalogue::NOTES {
+        let Example::Expr(example) = n.example else {
+            panic!("{}: a note's example is an expression", n.code)
+        };
         let (v, notes) = tessera::notation::eval_noted(example);
         assert!(v.is_ok(), "{example}");
         assert_eq!(notes.len(), 1, "{example}");
-        assert_eq!(notes[0].code, *code);
+        assert_eq!(notes[0].code, n.code);
+        let d = notes[0].diagnostic();
+        assert_eq!(d.severity, tessera::diagnostic::Severity::Note);
+        assert_eq!(d.entry(), Some(n));
     }
 }
 
@@ -407,4 +420,64 @@ fn no_suggestion_search_past_the_point_bound() {
     let e = tessera::notation::eval("complement1(128,16,2040)").unwrap_err();
     assert!(!e.suggestions().is_empty());
     const { assert!(tessera::obligation::suggest::MAX_SUGGEST_POINTS < 1 << 22) };
+}
+
+#[test]
+fn one_catalogue_for_docs_diagnostics_and_python() {
+    use tessera::diagnostic::{catalogue, Diagnose};
+    // docs/errors.md: a section for every code of the one catalogue, and no other section.
+    let docs = std::fs::read_to_string(DOCS).expect("docs/errors.md exists");
+    let headings: Vec<&str> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("## `")?.strip_suffix('`'))
+        .collect();
+    for c in catalogue::all() {
+        assert!(
+            headings.contains(&c.code),
+            "{} has no section in docs/errors.md",
+            c.code
+        );
+    }
+    for h in &headings {
+        assert!(
+            catalogue::lookup(h).is_some(),
+            "docs/errors.md documents `{h}`, not catalogued"
+        );
+    }
+    // Every error of the algebra converts to a diagnostic of its catalogue entry.
+    for e in tessera::obligation::catalogue::one_of_each() {
+        let d = e.diagnostic();
+        assert_eq!(d.code, e.code());
+        assert_eq!(
+            d.entry().map(|x| x.family),
+            Some(catalogue::Family::Algebra)
+        );
+        assert_eq!(d.to_error_json()["code"], e.code());
+    }
+    // Python's exception classes (errors.py): each `code = "…"` is an algebra code of the
+    // catalogue or one of the engine-wide classes, and each algebra code has its class.
+    let py = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tessera-py/python/tessera/errors.py"
+    ))
+    .unwrap();
+    let classes: Vec<&str> = py
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("code = \"")?.strip_suffix('"'))
+        .collect();
+    const ENGINES: &[&str] = &["error", "domain", "tma", "banks", "picture"];
+    for c in &classes {
+        let algebra = catalogue::ALGEBRA.iter().any(|e| e.code == *c);
+        assert!(
+            algebra || ENGINES.contains(c),
+            "errors.py has a class for unknown `{c}`"
+        );
+    }
+    for e in catalogue::ALGEBRA {
+        assert!(
+            classes.contains(&e.code),
+            "errors.py has no class for `{}`",
+            e.code
+        );
+    }
 }

@@ -1755,6 +1755,17 @@ impl Parser<'_> {
     }
 }
 
+impl crate::diagnostic::Diagnose for LinearError {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+        .with_suggestions(self.suggestions().to_vec())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

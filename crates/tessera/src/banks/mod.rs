@@ -533,31 +533,56 @@ impl Report {
     }
 
     /// JSON with `vector_bytes`, `instructions`, `phases_per_instruction`, `wavefronts`, `ideal`,
-    /// `conflict_factor`, `method` and the worst phase.
+    /// `conflict_factor`, `method` and the worst phase (compact, keys in that order).
+    ///
+    /// Pre: none. Post: [`Report::to_json_value`] as text. Example: starts with
+    /// `{"vector_bytes":`.
     pub fn to_json(&self) -> String {
-        let hits: Vec<String> = self
+        self.to_json_value().to_string()
+    }
+
+    /// [`Report::to_json`] as a JSON value (serde), the wire form `tessera banks --json` writes.
+    ///
+    /// Pre: none. Post: an object; `conflict_factor` rounded to 3 decimals, written as an
+    /// integer when whole. Example: `conflict_factor` of 8 wavefronts over an ideal of 1 is `8`.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        let hits: Vec<serde_json::Value> = self
             .worst
             .hits
             .iter()
-            .map(|(t, w, i)| format!("{{\"thread\":{t},\"word\":{w},\"index\":{i}}}"))
+            .map(|(t, w, i)| serde_json::json!({"thread": t, "word": w, "index": i}))
             .collect();
-        format!(
-            "{{\"vector_bytes\":{},\"instructions\":{},\"phases_per_instruction\":{},\"wavefronts\":{},\"ideal\":{},\"conflict_factor\":{},\"method\":\"{}\",\"worst_phase\":{{\"instance\":{},\"instruction\":{},\"phase\":{},\"wavefronts\":{},\"bank\":{},\"hits\":[{}]}}}}",
-            self.vector_bytes,
-            self.instructions,
-            self.phases,
-            self.wavefronts,
-            self.ideal,
-            fmt_factor(self.conflict_factor()),
-            self.method,
-            self.worst.instance,
-            self.worst.instruction,
-            self.worst.phase,
-            self.worst.wavefronts,
-            self.worst.bank,
-            hits.join(",")
-        )
+        serde_json::json!({
+            "vector_bytes": self.vector_bytes,
+            "instructions": self.instructions,
+            "phases_per_instruction": self.phases,
+            "wavefronts": self.wavefronts,
+            "ideal": self.ideal,
+            "conflict_factor": factor_json(self.conflict_factor()),
+            "method": self.method,
+            "worst_phase": {
+                "instance": self.worst.instance,
+                "instruction": self.worst.instruction,
+                "phase": self.worst.phase,
+                "wavefronts": self.worst.wavefronts,
+                "bank": self.worst.bank,
+                "hits": hits,
+            },
+        })
     }
+}
+
+/// The conflict factor as a JSON number: 3 decimals, trailing zeros dropped (an integer when
+/// whole).
+fn factor_json(f: f64) -> serde_json::Value {
+    let s = fmt_factor(f);
+    if let Ok(n) = s.parse::<u64>() {
+        return n.into();
+    }
+    s.parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 fn fmt_factor(f: f64) -> String {
@@ -1310,31 +1335,16 @@ fn enumerate_one(smem: &Smem, instr: Instr, g: &Geometry, w: u64) -> BResult<Wor
     })
 }
 
-/// The error codes of the bank analysis and of linear layouts: `(code, obligation, explanation,
-/// example)`. `tessera explain CODE` prints an entry; `docs/banks.md` lists the same (a test
-/// checks that every code is documented there).
-pub const CODES: &[(&str, &str, &str, &str)] = &[
-    ("banks_thread_extent", "size(mode 0 of the TV layout) = 32", "The access is one warp: the TV layout's mode 0 is the thread (CuTe's convention) and has 32 threads. The suggestions keep the thread stride with extent 32 and are analysed before they are shown.", "tessera banks --smem '(32,32):(32,1)' --tv '(16,2):(1,16)' --dtype f32"),
-    ("banks_tv_rank", "rank(TV) = 2", "A TV layout has two modes, (thread, value); a single-value access is written (32,1):(d,0).", "tessera banks --smem '(32,32):(32,1)' --tv '32:1' --dtype f32"),
-    ("banks_out_of_domain", "0 ≤ TV(t, v) < size(smem) (or the atom tile)", "Every (thread, value) must name an element of the shared-memory layout's domain (or of the atom tile for --atom). The suggestion keeps the longest prefix of values that stays inside, checked by the analysis.", "tessera banks --smem '(32,32):(32,1)' --tv '(32,64):(1,32)' --dtype f32"),
-    ("banks_misaligned_vector", "every group of W/sizeof(T) values is contiguous and W-aligned", "A fixed vector width (ld.shared.W, cp.async.W, ldmatrix's 16 bytes) needs each thread's aligned group of values to be contiguous in shared memory and to start at a multiple of W bytes. The suggestions are the legal widths, nearest first, each checked.", "tessera banks --smem '(32,32):(33,1)' --tv '(32,32):(1,32)' --instr ld.shared.16 --dtype f32"),
-    ("banks_bad_dtype", "the instruction moves this element size", "ldmatrix/stmatrix move 16-bit elements; cp.async and ld/st.shared.W need elements no wider than W. The suggestions are the element types the instruction can move.", "tessera banks --smem '(64,64):(64,1)' --atom ldmatrix.x4 --dtype f32"),
-    ("banks_bad_input", "a known dtype, atom, instruction and tile", "An unknown element type, atom or instruction, or an atom tile that does not divide the tile. The suggestions list the accepted values.", "tessera banks --smem '(32,32):(32,1)' --tv '(32,1):(1,0)' --dtype f33"),
-    ("banks_address", "every element offset ≥ 0 and every byte address < 2^32", "Shared memory is addressed in a 32-bit window (no GPU has more than 228 KiB per block); a layout with a negative offset, or whose byte span passes 2^32 (or overflows 64 bits), has no address the hardware could use, and the model refuses it instead of wrapping.", "tessera banks --smem '(32,2):(1,4611686018427387904)' --tv '(32,2):(1,32)' --dtype f16"),
-    ("banks_too_large", "(instances × 32 × values) ≤ 2^24", "The enumeration (simulator, or the analysis when the access is not F2-linear) is bounded. Analyse one atom tile, or a smaller tile.", "tessera banks --smem '(8192,8192):(8193,1)' --tv '(32,2097152):(1,32)' --dtype f16"),
-    ("linear_not_power_of_two", "every size is a power of two", "Linear layouts over F2 have power-of-two input and output sizes (Triton's rule).", "LinearLayout::new(&[(\"a\", vec![vec![1]])], &[(\"x\", 3)])"),
-    ("linear_too_many_bits", "Σ bits ≤ 63", "A linear layout has at most 63 input and 63 output bits in total.", "LinearLayout::identity_1d(1 << 63, \"a\", \"b\")?.product(..)"),
-    ("linear_basis_out_of_range", "every basis entry < its output size", "A basis entry must fit its output dimension.", "LinearLayout::new(&[(\"a\", vec![vec![4]])], &[(\"x\", 4)])"),
-    ("linear_basis_arity", "one entry per output dimension", "Each basis has one entry per output dimension.", "LinearLayout::new(&[(\"a\", vec![vec![1, 0]])], &[(\"x\", 4)])"),
-    ("linear_dim_mismatch", "matching dimension names and sizes", "compose needs the inner outputs to be the outer inputs; invert_and_compose needs equal outputs; reshape needs equal total sizes.", "a.compose(&b) with different names"),
-    ("linear_not_invertible", "injective / surjective", "invert needs a bijection (independent bases spanning the outputs); pseudo_invert needs a surjection.", "LinearLayout::zeros_1d(4, \"a\", \"b\")?.invert()"),
-    ("linear_not_in_image", "image(A) ⊆ image(B)", "invert_and_compose(A, B) finds C with B(C(x)) = A(x); a basis of A outside B's image has no preimage.", "A = r:[[1],[2]] -> o=4, B = s:[[1],[0]] -> o=4"),
-    ("linear_input_out_of_range", "input < its size", "apply takes each named input below its dimension's size.", "identity_1d(8, \"lane\", \"d\")?.apply(&[(\"lane\", 9)])"),
-    ("linear_carry", "no two input bits' contributions share an index bit", "A CuTe layout is F2-linear when its contributions d·2^j never carry when added; the error names the leaf mode, its stride, the bit and the earlier contribution it overlaps. Suggestions change one stride to a nearby power of two and are converted before they are shown.", "LinearLayout::from_layout(\"(4,2):(3,16)\")"),
-    ("linear_mode", "power-of-two shapes and non-negative strides", "A mode whose shape is not a power of two, or whose stride is negative, cannot be F2-linear.", "LinearLayout::from_layout(\"(4,3):(1,4)\")"),
-    ("linear_no_cute_form", "pairwise disjoint bases (or a swizzle that makes them so); offset 0", "A linear layout has a CuTe form when its bases share no bit (then XOR = +), or after one Swizzle<B,M,S>; a composed layout with a non-zero offset is affine, not linear.", "LinearLayout::from_any_layout(\"Sw<3,3,3> o 8 o (64,64):(64,1)\")"),
-    ("linear_parse", "well-formed text", "The text form is `in = [[..], ..], .. -> out = size, ..`.", "LinearLayout::parse(\"a = [[1] -> x = 2\")"),
-];
+impl crate::diagnostic::Diagnose for BankError {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+        .with_suggestions(self.suggestions())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -10,13 +10,6 @@ use super::{Access, Atom, BResult, BankError, Dtype, Instr, Report, Smem};
 use crate::algebra::linear::LinearLayout;
 use crate::layout::AnyLayout;
 
-/// `s` with `\\` and `"` escaped, for a JSON string.
-///
-/// Pre: none. Post: no unescaped quote. Example: `a"b` gives `a\"b`.
-pub fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 /// Parses a shared-memory layout (`tessera banks --smem`): a linear layout (`… -> …`), a plain,
 /// swizzled or composed layout, or the shorthand `Sw<B,M,S> o L` (offset 0 left out).
 ///
@@ -215,12 +208,11 @@ pub fn report_text(
 /// Pre: none. Post: one JSON object and `\n`. Example: ends in `"simulator_agrees":true}` when
 /// the simulator agrees.
 pub fn report_json(r: &Report, simulator_agrees: Option<bool>) -> String {
-    let mut j = r.to_json();
-    if let Some(ok) = simulator_agrees {
-        j.pop();
-        let _ = write!(j, ",\"simulator_agrees\":{ok}}}");
+    let mut j = r.to_json_value();
+    if let (Some(ok), Some(o)) = (simulator_agrees, j.as_object_mut()) {
+        o.insert("simulator_agrees".into(), ok.into());
     }
-    j + "\n"
+    j.to_string() + "\n"
 }
 
 fn candidate_line(c: &Candidate) -> String {
@@ -234,14 +226,13 @@ fn candidate_line(c: &Candidate) -> String {
     )
 }
 
-fn candidate_json(c: &Candidate) -> String {
-    format!(
-        "{{\"smem\":\"{}\",\"writer\":{},\"reader\":{},\"conflict_free\":{}}}",
-        esc(&c.smem.describe()),
-        c.writer.to_json(),
-        c.reader.to_json(),
-        c.conflict_free()
-    )
+fn candidate_json(c: &Candidate) -> serde_json::Value {
+    serde_json::json!({
+        "smem": c.smem.describe(),
+        "writer": c.writer.to_json_value(),
+        "reader": c.reader.to_json_value(),
+        "conflict_free": c.conflict_free(),
+    })
 }
 
 /// A synthesis as JSON (`tessera banks --synth --json`): the base, the conflict-free CuTe
@@ -249,24 +240,15 @@ fn candidate_json(c: &Candidate) -> String {
 ///
 /// Pre: none. Post: one JSON object and `\n`. Example: starts with `{"base":`.
 pub fn synthesis_json(s: &Synthesis) -> String {
-    let cute: Vec<String> = s.cute.iter().map(candidate_json).collect();
-    format!(
-        "{{\"base\":{},\"cute\":[{}],\"best_cute\":{},\"general\":{},\"f2_verdict\":{}}}\n",
-        candidate_json(&s.base),
-        cute.join(","),
-        s.best_cute
-            .as_ref()
-            .map(candidate_json)
-            .unwrap_or("null".into()),
-        s.general
-            .as_ref()
-            .map(candidate_json)
-            .unwrap_or("null".into()),
-        s.f2_verdict
-            .as_ref()
-            .map(|v| format!("\"{}\"", esc(v)))
-            .unwrap_or("null".into()),
-    )
+    let cute: Vec<serde_json::Value> = s.cute.iter().map(candidate_json).collect();
+    let j = serde_json::json!({
+        "base": candidate_json(&s.base),
+        "cute": cute,
+        "best_cute": s.best_cute.as_ref().map(candidate_json),
+        "general": s.general.as_ref().map(candidate_json),
+        "f2_verdict": s.f2_verdict,
+    });
+    j.to_string() + "\n"
 }
 
 /// A synthesis as readable text (`tessera banks --synth`), for the named writer and reader.

@@ -255,3 +255,13 @@ pub(crate) fn cdiv(a: i64, b: i64) -> Result<i64> {
         b,
     })
 }
+
+impl crate::diagnostic::Diagnose for Error {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+    }
+}

@@ -36,18 +36,6 @@ impl fmt::Display for Note {
     }
 }
 
-/// Every note code, with an expression that produces it and an explanation (`docs/errors.md`,
-/// "Notes", is generated from this list; a test runs every example).
-pub const NOTE_CODES: &[(&str, &str, &str)] = &[(
-    "complement_holes",
-    "complement((5,2):(8,64),97)",
-    "complement(A, M) of an injective layout that is not tractable (sorted by stride, some \
-     s_i·d_i does not divide d_{i+1}): Tessera returns CuTe C++'s answer R, which is ordered, \
-     disjoint from A except at 0, with cosize((A, R)) ≥ M, but (A, R) leaves holes: it is \
-     not a bijection onto [0, cosize((A, R))). The note names the first index no pair reaches. \
-     complement_exact(A, M) refuses such layouts (not_complementable).",
-)];
-
 thread_local! {
     static SINK: RefCell<Option<Vec<Note>>> = const { RefCell::new(None) };
 }

@@ -95,3 +95,16 @@ impl Error {
         out
     }
 }
+
+impl crate::diagnostic::Diagnose for Error {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+        .with_obligation(self.obligation().to_string())
+        .with_notes(self.notes())
+        .with_suggestions(self.suggestions())
+    }
+}

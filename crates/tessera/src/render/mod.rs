@@ -320,6 +320,16 @@ impl Svg {
     }
 }
 
+impl crate::diagnostic::Diagnose for Error {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -337,3 +337,13 @@ impl Error {
         }
     }
 }
+
+impl crate::diagnostic::Diagnose for Error {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+    }
+}

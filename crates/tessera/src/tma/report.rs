@@ -399,3 +399,23 @@ pub fn text(rep: &Report) -> String {
     }
     o
 }
+
+impl crate::diagnostic::Diagnose for Finding {
+    /// The rule's diagnostic: its severity, its source in the notes (`source: …`), and the
+    /// suggestions that pass every rule.
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        let severity = match self.severity {
+            super::Severity::Error => crate::diagnostic::Severity::Error,
+            super::Severity::Warning => crate::diagnostic::Severity::Warning,
+        };
+        crate::diagnostic::Diagnostic::new(self.code(), severity, self.error.to_string())
+            .with_notes(vec![format!("source: {}", self.source().cite())])
+            .with_suggestions(
+                self.suggestions
+                    .iter()
+                    .filter(|s| s.valid)
+                    .map(|s| s.text.clone())
+                    .collect(),
+            )
+    }
+}

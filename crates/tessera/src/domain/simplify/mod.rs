@@ -44,6 +44,16 @@ mod parse;
 mod poly;
 mod print;
 mod rule;
+impl crate::diagnostic::Diagnose for SimplifyError {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::new(
+            self.code(),
+            crate::diagnostic::Severity::Error,
+            self.to_string(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
