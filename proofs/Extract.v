@@ -7,11 +7,12 @@
 
 From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
-  SwizzleLayout Closure EnumPass NormalizeBackward.
+  SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
   complementZ complementSZ swizzle zflatten zteval crd2idx idx2crd
   facts_of known_divisor lower_bound divides at_least ceval swizzled
   closure dropped rust_rules enum_pass_ids
-  backward_check split_inners_loop wfb merges_in_range.
+  backward_check split_inners_loop wfb merges_in_range rust_compose right_inverseZ
+  normalizeR.

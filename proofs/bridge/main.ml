@@ -51,6 +51,12 @@
                              (split by f; k: outer-split kind, o: outer output; 0 or 1),
                              "M TERM TERM", "Z l r TERM" (resize) or "W y TERM TERM"
                              (swizzle; y: the Y output)
+     N R E0 .. E(R-1) TERM
+                         ->  normalizeR E TERM (NormalizeNF.v: Theorem 5 rewriting with
+                             enough fuel), written as a TERM, with concrete root extents
+     i e1 s1 e2 s2 ...   ->  right_inverseZ [(e1,s1); (e2,s2); ...]
+     C TREE_A TREE_B     ->  rust_compose A B: the candidate Rust builds, as a TREE, when
+                             the certificate accepts it, or "E" (None)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -139,6 +145,18 @@ let tree_of tokens =
   let t, rest = tree_item tokens in
   if rest <> [] then failwith "trailing tokens";
   t
+
+let rec show_tree = function
+  | ZLeaf m -> "L " ^ string_of_int (int_of_z m.zextent) ^ " " ^ string_of_int (int_of_z m.zstride)
+  | ZNode cs ->
+      let cs = list_of_coq cs in
+      String.concat " " (("N " ^ string_of_int (List.length cs)) :: List.map show_tree cs)
+
+let compose_request tokens =
+  let a, rest = tree_item tokens in
+  let b, rest = tree_item rest in
+  if rest <> [] then failwith "trailing tokens";
+  match rust_compose a b with Some r -> show_tree r | None -> "E"
 
 let rec coord_item = function
   | "I" :: x :: rest -> (CInt (z_of_int (int_of_string x)), rest)
@@ -320,6 +338,30 @@ let backward_request tokens =
           bit (merges_in_range e l1 l2) ])
   | [] -> failwith "missing extents"
 
+let rec show_term = function
+  | TRoot r -> "R " ^ string_of_int (int_of_nat r)
+  | TSplit (x, f, k, o) ->
+      let b = function True -> "1" | False -> "0" in
+      "S " ^ string_of_int (int_of_z f) ^ " " ^ b k ^ " " ^ b o ^ " " ^ show_term x
+  | TMerge (a, c) -> "M " ^ show_term a ^ " " ^ show_term c
+  | TResize (x, l, r) ->
+      "Z " ^ string_of_int (int_of_z l) ^ " " ^ string_of_int (int_of_z r) ^ " " ^ show_term x
+  | TSwizzle (x, w, y) ->
+      "W " ^ (match y with True -> "1" | False -> "0") ^ " " ^ show_term x ^ " " ^ show_term w
+
+let normalize_request tokens =
+  match tokens with
+  | r :: rest ->
+      let exts, rest = take (int_of_string r) (function
+          | e :: t -> (z_of_int (int_of_string e), t)
+          | [] -> failwith "truncated extents") rest in
+      let exts = Array.of_list exts in
+      let e n = let n = int_of_nat n in if n < Array.length exts then exts.(n) else Z0 in
+      let t, rest = term_item rest in
+      if rest <> [] then failwith "trailing tokens";
+      show_term (normalizeR e t)
+  | [] -> failwith "missing extents"
+
 let symbolic tokens =
   match tokens with
   | k :: rest -> (
@@ -371,6 +413,10 @@ let answer line =
       match crd2idx c t with Some v -> string_of_int (int_of_z v) | None -> "E")
   | "y" :: tokens -> symbolic tokens
   | "b" :: tokens -> backward_request tokens
+  | "C" :: tokens -> compose_request tokens
+  | "N" :: tokens -> normalize_request tokens
+  | "i" :: ints ->
+      show (right_inverseZ (coq_of_list (modes_of_ints (List.map int_of_string ints))))
   | "z" :: ints -> closure_request (List.map int_of_string ints)
   | "v" :: ints -> rules_request (List.map int_of_string ints)
   | "n" :: ints -> enum_request (List.map int_of_string ints)

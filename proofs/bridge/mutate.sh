@@ -7,8 +7,11 @@
 # hands its next child, the flattening), two of nested coordinates, two
 # of the symbolic decisions, one of swizzled layouts, two of the
 # predicates' forward chaining, one of their rules and two of derive's
-# enumeration pass, and three of backward_check (wfb, in_range's padding
-# and positivity tests); then two mutants of Rust's backward_check itself
+# enumeration pass, three of backward_check (wfb, in_range's padding
+# and positivity tests), seven of the constructed composition (the walk's
+# rest extent, its cap, the rest stride's sign, the tail, a one-piece leaf,
+# the ceiling division, the compatibility test), three of right_inverse and
+# three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -31,9 +34,11 @@ import os, sys
 src, work = sys.argv[1], sys.argv[2]
 s = open(src).read()
 cert = "certif wrong_candidates"
+comp = "composition_candidates"
+rinv = "right_inverse"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check"),
+     " backward_check " + comp + " right_inverse normalization"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -81,6 +86,33 @@ mutants = [
     ("enumeration: a drop is checked with the candidate still in",
      "(match equivalentb pts inb valid rest with", "(match equivalentb pts inb valid s with",
      "enumeration_pass"),
+    ("composition: the rest extent not divided by the piece",
+     "walk init' (Z.div rs r) nd", "walk init' rs nd", comp),
+    ("composition: a piece's extent not capped by the rest",
+     "let r = Z.min ns rs in", "let r = ns in", comp),
+    ("composition: the rest stride loses its sign",
+     "let nd = Z.mul (cdivR ar am.zextent) (Z.sgn rd) in", "let nd = cdivR ar am.zextent in", comp),
+    ("composition: the tail dropped when the rest is not 1",
+     "| False -> app ps (Cons ((Pair (rs, tail)), Nil)))))", "| False -> ps)))", comp),
+    ("composition: a single piece kept as a tuple",
+     "   | Nil -> pleaf p\n", "   | Nil -> ZNode (map pleaf ps)\n", comp),
+    ("composition: floor division in the walk",
+     "     | False -> Zpos XH)\n\n(** val walk", "     | False -> Z0)\n\n(** val walk", comp),
+    ("composition: compatibility not checked",
+     "(match match compatible ax b with", "(match match True with", comp),
+    ("right_inverse: the chain's next stride is the extent",
+     "(rinv_go f c (Z.mul m.zextent m.zstride))", "(rinv_go f c m.zextent)", rinv),
+    ("right_inverse: the result stride is the mode's own stride",
+     "Cons ({ zextent = m.zextent; zstride = pp },", "Cons ({ zextent = m.zextent; zstride = m.zstride },", rinv),
+    ("right_inverse: the prefix product skips the mode's extent",
+     "| False -> pp_find c' curr (Z.mul pp m.zextent))", "| False -> pp_find c' curr pp)", rinv),
+    ("normalization: the rewritten outer output not normalised again",
+     "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
+    ("normalization: rewritten without the divisibility test",
+     "(match divides0 f (extent0 e b) with", "(match True with", "normalization"),
+    ("normalization: the inner output keeps the merge",
+     "| False -> normalize e fuel' split_b)", "| False -> TSplit (x', f, outer_kind, is_outer))",
+     "normalization"),
     ("backward check: the second domain's wfb not checked",
      "        | True -> wfb l2\n        | False -> False with",
      "        | True -> True\n        | False -> False with", "backward_check"),

@@ -1095,3 +1095,30 @@ fn an_enumeration_past_its_bound_says_where() {
         o.stderr
     );
 }
+
+#[test]
+fn tma_values_past_2_64_are_exact() {
+    // A stride of 2^64 − 1 f16 elements is 2^65 − 2 bytes: printed exactly, never saturated.
+    let o = run(
+        &[
+            "tma",
+            "--dtype",
+            "f16",
+            "--shape",
+            "64,64",
+            "--strides",
+            "18446744073709551615,1",
+            "--box",
+            "8,8",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(o.status, Some(1));
+    assert!(
+        o.stdout.contains("error[tma_global_stride_too_large]")
+            && o.stdout.contains("found 36893488147419103230"),
+        "{}",
+        o.stdout
+    );
+}

@@ -11,7 +11,10 @@
 //! and `swizzle` of `proofs/Swizzle.v` (an involution, `swizzle_involutive`), and `zflatten`/`zteval`
 //! of the nested model `proofs/ZTree.v`, and `crd2idx`/`idx2crd` of `proofs/ZCoord.v`, and the
 //! predicate rules, their forward chaining (`proofs/Closure.v`) and `derive`'s enumeration pass
-//! (`proofs/EnumPass.v`). This test generates layouts with a fixed seed, asks both sides and
+//! (`proofs/EnumPass.v`), and the candidate `composition` builds (`rust_compose`,
+//! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`) and
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`). This test generates layouts
+//! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
 //! fails this test). It is `#[ignore]`d because it needs that executable; CI runs it with
@@ -21,8 +24,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use tessera::algebra::decide::is_admissible;
-use tessera::algebra::{coalesce, complement, complement1, complement_exact, composition};
-use tessera::domain::equiv::{backward_check_concrete, BridgeTerm};
+use tessera::algebra::{
+    coalesce, complement, complement1, complement_exact, composition, right_inverse,
+};
+use tessera::domain::equiv::{backward_check_concrete, normalize_concrete, BridgeTerm};
 use tessera::domain::eval::{plan, Direction, Space};
 use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
 use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
@@ -455,6 +460,192 @@ fn the_extracted_certificate_refuses_wrong_candidates() {
         per_kind[..3].iter().all(|&k| k >= 1_000) && per_kind[3] >= 300,
         "too few wrong candidates of some kind: {per_kind:?}"
     );
+}
+
+/// A random nested layout for composition: a tree of at most `budget` leaves, each leaf's
+/// (extent, stride) drawn by `leaf`; its text in CuTe's notation and its encoding for the
+/// extracted `ztree` ("L e s", "N k ..."; a node of one child is that child, as Rust reads it).
+fn composition_tree(
+    rng: &mut Rng,
+    depth: u32,
+    budget: &mut usize,
+    leaf: &mut dyn FnMut(&mut Rng) -> (i64, i64),
+) -> (String, String, String) {
+    if depth == 0 || *budget <= 1 || rng.range(0, 2) == 0 {
+        *budget = budget.saturating_sub(1);
+        let (e, s) = leaf(rng);
+        return (e.to_string(), s.to_string(), format!("L {e} {s}"));
+    }
+    let k = rng.range(2, 3) as usize;
+    let (mut shapes, mut strides, mut codes) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..k {
+        if *budget == 0 {
+            break;
+        }
+        let (sh, st, code) = composition_tree(rng, depth - 1, budget, leaf);
+        shapes.push(sh);
+        strides.push(st);
+        codes.push(code);
+    }
+    if codes.len() == 1 {
+        return (shapes.remove(0), strides.remove(0), codes.remove(0));
+    }
+    (
+        format!("({})", shapes.join(",")),
+        format!("({})", strides.join(",")),
+        format!("N {} {}", codes.len(), codes.join(" ")),
+    )
+}
+
+/// A layout's tree in the extracted `ztree` encoding.
+fn tree_code(t: TreeRef<'_, tessera::layout::Mode>) -> String {
+    match t.leaf() {
+        Some(m) => format!("L {} {}", m.shape, m.stride),
+        None => {
+            let cs: Vec<String> = t.modes().map(tree_code).collect();
+            format!("N {} {}", cs.len(), cs.join(" "))
+        }
+    }
+}
+
+/// Composition, constructed (`proofs/CompositionBuild.v`): for nested A and B with strides of
+/// any sign, the extracted `rust_compose` (CuTe's divide-and-stride walk over `coalesce_x(A)`,
+/// transcribed from `build_candidate`, with the compatibility test and the certificate) must
+/// give exactly the layout Rust's `composition` returns whenever Rust decides by its certificate
+/// (`is_admissible` reports `!by_enumeration`), and refuse ("E") exactly when Rust does not
+/// (Rust then enumerates, synthesizes or refuses). `rust_compose_correct` proves that the
+/// extracted result has B's size and computes `A ∘ B` on B's domain.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn composition_candidates_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0xC0_3B05_ED1D_0028);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut certified, mut nested_b, mut negative) = (0, 0, 0);
+    while requests.len() < CASES {
+        // A: extents 1..=8 (often 2..=6), strides compact column-major half of the time
+        // (where certificates are common), else of any sign.
+        let compact = rng.range(0, 1) == 0;
+        let mut run = 1i64;
+        let mut places = vec![1i64];
+        let mut a_leaf = |rng: &mut Rng| {
+            let e = match rng.range(0, 5) {
+                0 => 1,
+                1 => rng.range(7, 8),
+                _ => rng.range(2, 6),
+            };
+            let s = if compact { run } else { rng.range(-12, 24) };
+            run *= e;
+            places.push(run);
+            (e, s)
+        };
+        let mut budget = rng.range(1, 5) as usize;
+        let (ash, ast, acode) = composition_tree(&mut rng, 2, &mut budget, &mut a_leaf);
+        // B: strides from A's place values (times 1 or 2), 0, 1, small ones of any sign.
+        let mut b_leaf = |rng: &mut Rng| {
+            let e = match rng.range(0, 5) {
+                0 => 1,
+                _ => rng.range(2, 8),
+            };
+            let s = match rng.range(0, 7) {
+                0 => 0,
+                1 => 1,
+                2 => -rng.range(1, 6),
+                3 => rng.range(2, 24),
+                _ => places[rng.range(0, places.len() as i64 - 1) as usize] * rng.range(1, 2),
+            };
+            (e, s)
+        };
+        let mut budget = rng.range(1, 4) as usize;
+        let (bsh, bst, bcode) = composition_tree(&mut rng, 2, &mut budget, &mut b_leaf);
+        let a: Layout = format!("{ash}:{ast}").parse().expect("A");
+        let b: Layout = format!("{bsh}:{bst}").parse().expect("B");
+        if b.depth() > 1 {
+            nested_b += 1;
+        }
+        if b.leaves().any(|m| m.stride < 0) {
+            negative += 1;
+        }
+        let by_certificate = matches!(is_admissible(&a, &b), Ok(d) if d.holds && !d.by_enumeration);
+        rust.push(if by_certificate {
+            certified += 1;
+            tree_code(composition(&a, &b).expect("certified").tree())
+        } else {
+            "E".to_string()
+        });
+        requests.push(format!("C {acode} {bcode}"));
+    }
+    eprintln!(
+        "composition (constructed): {certified} of {CASES} certified by Rust, {nested_b} with a \
+         nested B, {negative} with a negative stride in B"
+    );
+    assert!(certified >= 20_000, "too few certified cases ({certified})");
+    assert!(nested_b >= 10_000, "too few nested B ({nested_b})");
+    compare("composition (constructed)", &requests, &rust);
+}
+
+/// `right_inverse` (`proofs/Inverse.v`): Rust's result must have exactly the modes of the
+/// extracted `right_inverseZ` (coalesce, then the chain of strides from 1), which
+/// `right_inverse_correct` proves a right inverse on its whole domain (`L(R(i)) = i` with `R(i)`
+/// in L's domain) and `right_inverse_maximal` the largest contiguous prefix of an injective L's
+/// image (strides >= 0). Half the layouts are column-major strides permuted (long chains), with
+/// a gap or a repeated stride now and then; half are random with strides of any sign; one in
+/// eight has 9 to 12 leaves (Rust's exact path, past the fast path's 8).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn right_inverse_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x5E_1A7E_0028);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut long, mut chains) = (0, 0);
+    for _ in 0..CASES {
+        let mut modes = if rng.range(0, 1) == 0 {
+            let rank = rng.range(1, 7) as usize;
+            let mut acc = 1i64;
+            let mut m: Vec<(i64, i64)> = Vec::with_capacity(rank);
+            for _ in 0..rank {
+                let e = rng.range(1, 6);
+                m.push((e, acc));
+                acc *= e * if rng.range(0, 5) == 0 { 2 } else { 1 };
+            }
+            for i in (1..m.len()).rev() {
+                let j = rng.range(0, i as i64) as usize;
+                let (si, sj) = (m[i].1, m[j].1);
+                m[i].1 = sj;
+                m[j].1 = si;
+            }
+            if rng.range(0, 7) == 0 {
+                let i = rng.range(0, m.len() as i64 - 1) as usize;
+                m[i].1 = m[0].1;
+            }
+            m
+        } else {
+            random_modes(&mut rng, true)
+        };
+        if rng.range(0, 7) == 0 {
+            long += 1;
+            while modes.len() < 9 {
+                modes.push((rng.range(1, 3), rng.range(-4, 64)));
+            }
+            modes.truncate(12);
+        }
+        let r = right_inverse(&layout_of(&modes)).expect("right_inverse");
+        if r.size().expect("size") > 1 {
+            chains += 1;
+        }
+        let mut req = String::from("i");
+        for (e, s) in &modes {
+            req.push_str(&format!(" {e} {s}"));
+        }
+        requests.push(req);
+        rust.push(show(&r));
+    }
+    eprintln!("right_inverse: {chains} of {CASES} results of size > 1, {long} with 9 to 12 leaves");
+    assert!(
+        chains >= CASES / 3,
+        "too few non-trivial right inverses ({chains})"
+    );
+    compare("right_inverse", &requests, &rust);
 }
 
 /// Rust's `complement_exact(A, M)` (integer cotarget; the tiling complement, which
@@ -1240,6 +1431,59 @@ fn term_request(t: &BridgeTerm, out: &mut String) {
             term_request(y, out);
         }
     }
+}
+
+/// Theorem 5 normalisation (`domain/equiv.rs`'s `normalize`, through its test hook
+/// `normalize_concrete`) against the extracted `normalizeR` of `proofs/NormalizeNF.v`
+/// (`normalize` with `weight t` steps, which `normalize_fuel_irrelevant` proves is the unbounded
+/// recursion's answer; sound, a normal form and idempotent: `normalizeR_sound`), on every term
+/// of random loop domains over 1 to 3 roots with concrete extents (0 to 16), built by 1 to 6
+/// random transforms (splits by 1 to 4, merges, resizes, swizzles). Rust's normal form must be
+/// the extracted one, term for term.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn normalization_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x4E0_2A11_2E28);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut rewritten = 0;
+    while requests.len() < CASES {
+        let roots = rng.range(1, 3) as usize;
+        let extents: Vec<i64> = (0..roots)
+            .map(|_| match rng.range(0, 9) {
+                0 => 0,
+                1 => rng.range(9, 16),
+                _ => rng.range(1, 8),
+            })
+            .collect();
+        let mut l: Vec<BridgeTerm> = (0..roots).map(BridgeTerm::Root).collect();
+        for _ in 0..rng.range(1, 6) {
+            backward_step(&mut rng, &mut l);
+        }
+        for t in &l {
+            if requests.len() == CASES {
+                break;
+            }
+            let mut req = format!("N {roots}");
+            for e in &extents {
+                req.push_str(&format!(" {e}"));
+            }
+            let mut before = String::new();
+            term_request(t, &mut before);
+            req.push_str(&before);
+            let n = normalize_concrete(t, &extents).expect("normalize");
+            let mut after = String::new();
+            term_request(&n, &mut after);
+            if after != before {
+                rewritten += 1;
+            }
+            requests.push(req);
+            rust.push(after.trim_start().to_string());
+        }
+    }
+    eprintln!("normalization: {rewritten} of {CASES} terms rewritten by Theorem 5");
+    assert!(rewritten >= 5_000, "too few rewrites ({rewritten})");
+    compare("normalization", &requests, &rust);
 }
 
 /// Rust's `backward_check` (`domain/equiv.rs`, through its test hook `backward_check_concrete`)

@@ -42,6 +42,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "coalesce",
                 "composition",
                 "complement",
+                "complement_fast",
                 "decide",
                 "divide",
                 "inverse",

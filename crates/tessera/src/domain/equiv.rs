@@ -431,29 +431,33 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
 /// Rewrites with Theorem 5 until no redex is left: an inner split by `f` of `merge(A, B)` with
 /// `f | E(B)` is `merge(A, split(B, f).outer)` (outer output) and `split(B, f).inner` (inner
 /// output). Keeps every term's extent and forward index (`normalize_sound` in
-/// `proofs/Normalize.v`).
-fn normalize(t: &Term, s: &Schedule) -> Result<Term> {
+/// `proofs/Normalize.v`); the result is a normal form, and normalising it again changes nothing
+/// (`normalize_normal_form`, `normalize_idempotent` in `proofs/NormalizeNF.v`).
+fn normalize(t: &Term, facts: &Facts) -> Result<Term> {
     Ok(match t {
         Term::Root(..) => t.clone(),
         Term::Split(x, f, outer_kind, is_outer) => {
-            let x = normalize(x, s)?;
+            let x = normalize(x, facts)?;
             if let (Term::Merge(a, b), false) = (&x, *outer_kind) {
-                if s.facts.divides(*f, &b.extent()?)? == Decision::Yes {
+                if facts.divides(*f, &b.extent()?)? == Decision::Yes {
                     let split_b = Term::Split(b.clone(), *f, false, *is_outer);
                     return if *is_outer {
-                        normalize(&Term::Merge(a.clone(), Box::new(split_b)), s)
+                        normalize(&Term::Merge(a.clone(), Box::new(split_b)), facts)
                     } else {
-                        normalize(&split_b, s)
+                        normalize(&split_b, facts)
                     };
                 }
             }
             Term::Split(Box::new(x), *f, *outer_kind, *is_outer)
         }
-        Term::Merge(a, b) => Term::Merge(Box::new(normalize(a, s)?), Box::new(normalize(b, s)?)),
-        Term::Resize(x, l, r) => Term::Resize(Box::new(normalize(x, s)?), *l, *r),
+        Term::Merge(a, b) => Term::Merge(
+            Box::new(normalize(a, facts)?),
+            Box::new(normalize(b, facts)?),
+        ),
+        Term::Resize(x, l, r) => Term::Resize(Box::new(normalize(x, facts)?), *l, *r),
         Term::Swizzle(x, y, is_y) => Term::Swizzle(
-            Box::new(normalize(x, s)?),
-            Box::new(normalize(y, s)?),
+            Box::new(normalize(x, facts)?),
+            Box::new(normalize(y, facts)?),
             *is_y,
         ),
     })
@@ -616,6 +620,39 @@ pub fn backward_check_concrete(
     backward_check(&l1, &l2, &Facts::default())
 }
 
+impl BridgeTerm {
+    /// The bridge term of a term over roots named `r0`, `r1`, ... (as [`BridgeTerm::term`] names
+    /// them); another name becomes `Root(usize::MAX)`.
+    fn of_term(t: &Term) -> BridgeTerm {
+        let b = |x: &Term| Box::new(BridgeTerm::of_term(x));
+        match t {
+            Term::Root(name, _) => BridgeTerm::Root(
+                name.strip_prefix('r')
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(usize::MAX),
+            ),
+            Term::Split(x, f, ok, io) => BridgeTerm::Split(b(x), *f, *ok, *io),
+            Term::Merge(a, c) => BridgeTerm::Merge(b(a), b(c)),
+            Term::Resize(x, l, r) => BridgeTerm::Resize(b(x), *l, *r),
+            Term::Swizzle(x, y, is_y) => BridgeTerm::Swizzle(b(x), b(y), *is_y),
+        }
+    }
+}
+
+/// Exists only for the bridge test: `normalize` (Theorem 5 rewriting) with concrete root extents
+/// (`E r = extents[r]`, 0 past the end) and no facts, on a term over numbered roots.
+///
+/// Pre: split factors `>= 1`. Post: the normal form `normalize` computes, as `normalizeR` of
+/// `proofs/NormalizeNF.v` does. Example: Figure 3's inner output with `f | E(B)` becomes
+/// `split(B, f).inner`.
+#[doc(hidden)]
+pub fn normalize_concrete(t: &BridgeTerm, extents: &[i64]) -> Result<BridgeTerm> {
+    Ok(BridgeTerm::of_term(&normalize(
+        &t.term(extents),
+        &Facts::default(),
+    )?))
+}
+
 /// How the term rule ended.
 enum TermRule {
     /// Terms not built (an index computed forward, an ID used twice, a term too large) or
@@ -648,8 +685,14 @@ fn normal_forms_agree(a: &Schedule, b: &Schedule) -> Result<TermRule> {
             condition: "loop domains equal as terms over the roots".into(),
         }));
     }
-    let la: Vec<Term> = ra.iter().map(|t| normalize(t, a)).collect::<Result<_>>()?;
-    let lb: Vec<Term> = rb.iter().map(|t| normalize(t, b)).collect::<Result<_>>()?;
+    let la: Vec<Term> = ra
+        .iter()
+        .map(|t| normalize(t, &a.facts))
+        .collect::<Result<_>>()?;
+    let lb: Vec<Term> = rb
+        .iter()
+        .map(|t| normalize(t, &b.facts))
+        .collect::<Result<_>>()?;
     if la != lb {
         return Ok(TermRule::NotApplicable);
     }

@@ -125,8 +125,8 @@ pub enum Error {
         index: usize,
         /// Driver dimension.
         dim: usize,
-        /// The stride in bytes.
-        bytes: u64,
+        /// The stride in bytes, exact (past 2^64 too: never saturated).
+        bytes: u128,
     },
     /// Each stride should cover the previous dimension (the driver doc's formula; not enforced
     /// by the driver, see `docs/tma.md`).

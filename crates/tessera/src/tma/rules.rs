@@ -171,7 +171,8 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
                     Error::StrideTooLarge {
                         index: i - 1,
                         dim: i,
-                        bytes: u64::MAX,
+                        // The exact byte count, past 2^64 (never a saturated value).
+                        bytes: u128::from(st) * u128::from(dt.mem_bits()) / 8,
                     },
                     E,
                 );
@@ -209,7 +210,7 @@ pub fn check(r: &Request) -> Vec<(Error, Severity)> {
                         Error::StrideTooLarge {
                             index: i - 1,
                             dim: i,
-                            bytes: b,
+                            bytes: u128::from(b),
                         },
                         E,
                     );
