@@ -50,6 +50,18 @@ struct Request<'a> {
     schedule: Option<String>,
     #[serde(borrow, default)]
     tma: Option<&'a RawValue>,
+    /// A kernel configuration (the TOML of `tessera check` as JSON).
+    #[serde(default)]
+    check: Option<Json>,
+    /// A CUTLASS kernel name, with `problem` and `assume`.
+    #[serde(default)]
+    check_cutlass: Option<String>,
+    /// With `check_cutlass`: `[M, N, K(, L)]`.
+    #[serde(default)]
+    problem: Option<Json>,
+    /// With `check` or `check_cutlass`: facts about runtime extents.
+    #[serde(default)]
+    assume: Option<Json>,
     /// With `expr`: answer the ragged form of a divide (holes, predicate, TMA verdict).
     #[serde(default)]
     ragged: Option<bool>,
@@ -150,6 +162,21 @@ fn body(r: &Request) -> Json {
                 format!("protocol version {v} is not supported (this is version {VERSION})"),
             );
         }
+    }
+    if r.check.is_some() || r.check_cutlass.is_some() {
+        if r.expr.is_some()
+            || r.schedule.is_some()
+            || r.tma.is_some()
+            || (r.check.is_some() && r.check_cutlass.is_some())
+        {
+            return error("bad_request", "expected exactly one of \"expr\", \"schedule\", \"tma\", \"check\" or \"check_cutlass\"");
+        }
+        return crate::check::batch_answer(
+            r.check.as_ref(),
+            r.check_cutlass.as_deref(),
+            r.problem.as_ref(),
+            r.assume.as_ref(),
+        );
     }
     match (&r.expr, &r.schedule, &r.tma) {
         (Some(e), None, None) if r.ragged == Some(true) => {

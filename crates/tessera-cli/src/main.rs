@@ -2,6 +2,7 @@
 
 mod banks;
 mod batch;
+mod check;
 mod diagnostic;
 mod exit;
 mod pictures;
@@ -89,6 +90,9 @@ enum Command {
     Simplify(simplify::Args),
     /// Shared-memory bank conflicts of an access, or a swizzle synthesized for a writer and reader.
     Banks(banks::Args),
+    /// Check a whole GEMM kernel configuration (TOML, a CUTLASS kernel name, or a search space):
+    /// every obligation proved, refuted with a witness and checked fixes, or a runtime guard.
+    Check(check::Args),
 }
 
 /// The operations of the expression language, from the library's registry.
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
         Command::Banks(args) => banks::run(args),
+        Command::Check(args) => check::run(args),
     }
 }
 
@@ -174,6 +179,22 @@ fn explain(code: &str) -> ExitCode {
     use tessera::diagnostic::catalogue::{self, Example, Family};
     use tessera::obligation::catalogue::run_example;
     let mut o = String::new();
+    if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
+        .iter()
+        .find(|e| e.0 == code)
+    {
+        let _ = writeln!(
+            o,
+            "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+        );
+        let _ = writeln!(
+            o,
+            "verdicts: proved, refuted (exit status 1), runtime (a guard), warning; docs/check.md"
+        );
+        let _ = writeln!(o, "\nexample:\n  {ex}");
+        out(&o);
+        return ExitCode::SUCCESS;
+    }
     let Some(entry) = catalogue::lookup(code) else {
         let _ = writeln!(
             o,

@@ -180,6 +180,7 @@ pub fn tour() -> String {
     ragged_section(&mut t);
     banks_section(&mut t);
     symbolic_section(&mut t);
+    check_section(&mut t);
     t.out
 }
 
@@ -347,6 +348,62 @@ fn symbolic_section(t: &mut Tour) {
         "  the last CTA and a thread, each of the {checked} answers equals the integer algebra's: {ok}"
     ));
     t.say("  (cutlass#3469/#3470/#3471, where CuTe DSL refuses dynamic layouts, and PR #3622: tests/symbolic.rs.)");
+}
+
+/// A whole kernel checked: a CUTLASS kernel name, then a broken variant refuted and fixed.
+fn check_section(t: &mut Tour) {
+    use tessera::check::config::Extent;
+    use tessera::check::{check, cutlass, text, Overall, Verdict};
+    t.heading("11. A whole GEMM kernel, proved before it is compiled: tessera check");
+    let name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
+    t.say(&format!("  {name}"));
+    t.say("  (a kernel CUTLASS's generator emits), problem M x 4096 x K, derived as the CollectiveBuilder derives it:");
+    let Ok(p) = cutlass::parse(name) else {
+        t.say("  (the name does not parse)");
+        return;
+    };
+    let mut c = p.config;
+    c.problem[1] = Extent::Static(4096);
+    let r = check(&c);
+    let d = &r.derived;
+    t.say(&format!(
+        "  {} threads, {} stages ({}), {} of {} B of shared memory",
+        d.threads, d.stages, d.stages_source, d.smem_bytes, d.smem_capacity
+    ));
+    t.say(&format!("  {}; A in {}", d.tiled_mma, d.smem_layout_a));
+    let proved = r
+        .obligations
+        .iter()
+        .filter(|o| o.verdict == Verdict::Proved)
+        .count();
+    t.say(&format!(
+        "  {proved} of {} obligations proved; verdict: {}",
+        r.obligations.len(),
+        text::verdict_line(&r)
+    ));
+    t.say("  The same kernel with the TMA descriptor of A left unswizzled (KnowingNothing/MatmulTutorial#14):");
+    c.tma_swizzle[0] = Some(0);
+    let bad = check(&c);
+    for o in bad.refuted() {
+        t.say(&format!("  refuted {}: {}", o.code, o.message));
+        if let Some(w) = &o.witness {
+            t.say(&format!("    witness: {w}"));
+        }
+        for s in &o.suggestions {
+            t.say(&format!("    suggestion (checked): {}", s.text));
+        }
+    }
+    c.tma_swizzle[0] = Some(128);
+    let fixed = check(&c);
+    t.say(&format!(
+        "  check: with the suggestion applied the verdict is {} ({})",
+        text::verdict_line(&fixed),
+        if fixed.overall() != Overall::Invalid {
+            "no obligation refuted"
+        } else {
+            "still refuted"
+        }
+    ));
 }
 
 /// A real residue end to end: M = 1000 rows cut into 128-row CTA tiles.

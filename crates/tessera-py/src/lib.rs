@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod banks;
+mod check;
 mod classes;
 mod convert;
 mod domain;
@@ -72,6 +73,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     swizzle::register(m)?;
     banks::register(m)?;
     tma::register(m)?;
+    check::register(m)?;
     fast::init(m.py())?;
     raw::register(m)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;

@@ -34,6 +34,10 @@
 //! - [`banks`]: the shared-memory bank model and swizzle synthesis.
 //! - [`tma`]: the TMA descriptor planner and validator (driver rules, suggestions, readable
 //!   reports, tiling view, FTTC); inside it `rules` → `suggest` → `report`.
+//! - [`check`]: `tessera check`, a whole GEMM kernel configuration (CUTLASS's names, a TOML/JSON
+//!   tree or a CUTLASS kernel name) checked obligation by obligation: proved, refuted with a
+//!   witness and checked suggestions, a runtime guard, or a warning; built on [`tma`] and the
+//!   smem atoms of [`algebra`].
 //! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
 //!   self-contained HTML reports.
 //!
@@ -42,6 +46,7 @@
 
 pub mod algebra;
 pub mod banks;
+pub mod check;
 pub mod diagnostic;
 pub mod domain;
 pub mod error;

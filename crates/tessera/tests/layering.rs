@@ -1,7 +1,7 @@
 //! The library's imports run one way (the order documented in `src/lib.rs`):
 //!
 //! ```text
-//! layout + error + target → diagnostic → algebra → notation → obligation → domain → banks → tma → render
+//! layout + error + target → diagnostic → algebra → notation → obligation → domain → banks → tma → check → render
 //! ```
 //!
 //! This test reads every file under `src/`, extracts the module paths the code names
@@ -29,6 +29,7 @@ const LAYERS: &[(&[&str], bool)] = &[
     (&["domain"], false),
     (&["banks"], false),
     (&["tma"], false),
+    (&["check"], false),
     (&["render"], false),
 ];
 
@@ -50,6 +51,17 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             ],
             &["swizzled", "linear", "ragged"],
             &["atoms"],
+        ],
+    ),
+    (
+        "check",
+        &[
+            &["facts"],
+            &["config"],
+            &["derive"],
+            &["cutlass"],
+            &["rules"],
+            &["text"],
         ],
     ),
     (
