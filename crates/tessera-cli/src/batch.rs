@@ -59,7 +59,9 @@ struct Request<'a> {
     /// With `check_cutlass`: `[M, N, K(, L)]`.
     #[serde(default)]
     problem: Option<Json>,
-    /// With `check` or `check_cutlass`: facts about runtime extents.
+    /// Facts about runtime extents (a list of strings). With `check` or `check_cutlass`: for the
+    /// kernel's problem; with `expr`: the expression is evaluated symbolically and answered with
+    /// its guards (docs/symbolic.md).
     #[serde(default)]
     assume: Option<Json>,
     /// With `expr`: answer the ragged form of a divide (holes, predicate, TMA verdict).
@@ -68,10 +70,6 @@ struct Request<'a> {
     /// With `ragged`: the names of the user's coordinates in the predicate.
     #[serde(default)]
     names: Option<Vec<String>>,
-    /// With `expr`: facts about runtime extents; the expression is evaluated symbolically and
-    /// answered with its guards (docs/symbolic.md).
-    #[serde(default)]
-    assume: Option<Vec<String>>,
 }
 
 fn error(code: &str, message: impl std::fmt::Display) -> Json {
@@ -182,9 +180,10 @@ fn body(r: &Request) -> Json {
         (Some(e), None, None) if r.ragged == Some(true) => {
             crate::ragged::json_answer(e, r.names.as_deref())
         }
-        (Some(e), None, None) if r.assume.is_some() => {
-            crate::symbolic::json_answer(e, r.assume.as_deref().unwrap_or_default())
-        }
+        (Some(e), None, None) if r.assume.is_some() => match fact_list(r.assume.as_ref()) {
+            Some(facts) => crate::symbolic::json_answer(e, &facts),
+            None => error("bad_request", "\"assume\" must be a list of strings"),
+        },
         (Some(e), None, None) => expr(e, r.pycute.unwrap_or(false)),
         (None, Some(s), None) => schedule(s),
         (None, None, Some(t)) => tma(t),
@@ -192,6 +191,18 @@ fn body(r: &Request) -> Json {
             "bad_request",
             "expected exactly one of \"expr\" (a string), \"schedule\" (a string) or \"tma\" (an object)",
         ),
+    }
+}
+
+/// The facts of an `assume` field: `Some` iff it is absent or a list of strings.
+fn fact_list(assume: Option<&Json>) -> Option<Vec<String>> {
+    match assume {
+        None => Some(Vec::new()),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect(),
+        Some(_) => None,
     }
 }
 
