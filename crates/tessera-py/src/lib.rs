@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod banks;
+mod check;
 mod classes;
 mod convert;
 mod domain;
@@ -74,6 +75,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     linear::register(m)?;
     banks::register(m)?;
     tma::register(m)?;
+    check::register(m)?;
     fast::init(m.py())?;
     raw::register(m)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
