@@ -17,9 +17,14 @@ use tessera::diagnostic::Diagnose;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The shared-memory layout: a CuTe layout `(64,64):(64,1)`, a swizzled one
-    /// `Sw<3,3,3> o 0 o (64,64):(64,1)`, or a linear layout `offset = [[1], [2]] -> offset = 4`.
+    /// `Sw<3,3,3> o 0 o (64,64):(64,1)`, a linear layout `offset = [[1], [2]] -> offset = 4` or
+    /// its JSON (either direction: Triton's `offset -> dims` is inverted), or a Gluon shared
+    /// layout `NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)` with `--shape`.
     #[arg(long)]
     pub smem: String,
+    /// With a Gluon `--smem`: the tensor shape, e.g. `64,64` (Triton's order, dim0 first).
+    #[arg(long)]
+    pub shape: Option<String>,
     /// The access as a TV layout `(thread, value) -> index` of the layout's domain (32 threads).
     #[arg(long)]
     pub tv: Option<String>,
@@ -92,8 +97,75 @@ pub fn run(a: Args) -> ExitCode {
     }
 }
 
+/// The `--smem` layout and, for a linear or Gluon layout, a line saying how it was read.
+fn smem_input(a: &Args) -> Result<(Smem, Option<String>), BankError> {
+    use tessera::algebra::gluon::{class_names, linear_from_text, smem_direction, Gluon};
+    let t = a.smem.trim();
+    let head = t.split('(').next().unwrap_or("").trim();
+    let class = head.rsplit('.').next().unwrap_or(head);
+    let bad = |detail: String, suggestions: Vec<String>| BankError::BadInput {
+        what: "smem",
+        detail,
+        suggestions,
+    };
+    if class_names().any(|c| c == class) {
+        let g = Gluon::parse(t).map_err(|e| bad(e.to_string(), Vec::new()))?;
+        if !g.is_shared() {
+            return Err(bad(
+                format!("{class} is a register layout, not a shared-memory layout"),
+                vec!["NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)".into()],
+            ));
+        }
+        let shape = match (&a.shape, g.own_shape()) {
+            (Some(s), _) => s
+                .split(',')
+                .map(|x| x.trim().parse::<u64>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| {
+                    bad(
+                        format!("--shape `{s}` is not a list of integers"),
+                        vec!["64,64".into()],
+                    )
+                })?,
+            (None, Some(s)) => s,
+            (None, None) => {
+                return Err(bad(
+                    format!("{class} needs the tensor shape"),
+                    vec![format!("--smem '{t}' --shape 64,64")],
+                ))
+            }
+        };
+        let l = g
+            .to_linear(&shape)
+            .map_err(|e| bad(e.to_string(), Vec::new()))?;
+        let (inv, _) = smem_direction(&l)?;
+        let named = match inv.to_any_layout() {
+            Ok(c) => format!(", which is the CuTe layout {c}"),
+            Err(_) => String::new(),
+        };
+        let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+        let note = format!(
+            "read as: Gluon {} over [{}]; its offset map (Triton's to_linear_layout) inverted to coordinates -> offset{named}",
+            g.class(),
+            dims.join(", ")
+        );
+        return Ok((Smem::Linear(inv), Some(note)));
+    }
+    if t.starts_with('{') || t.contains("->") {
+        let l = linear_from_text(t)?;
+        let (l2, flipped) = smem_direction(&l)?;
+        let note = if flipped {
+            "read as: a linear layout offset -> coordinates (Triton's direction), inverted to coordinates -> offset"
+        } else {
+            "read as: a linear layout coordinates -> offset"
+        };
+        return Ok((Smem::Linear(l2), Some(note.to_string())));
+    }
+    Ok((parse_smem(t)?, None))
+}
+
 fn run_inner(a: &Args) -> Result<String, BankError> {
-    let smem = parse_smem(&a.smem)?;
+    let (smem, note) = smem_input(a)?;
     let dtype = parse_dtype(&a.dtype)?;
     let major = parse_major(a.major.as_deref())?;
     if a.synth {
@@ -143,7 +215,9 @@ fn run_inner(a: &Args) -> Result<String, BankError> {
     Ok(if a.json {
         report_json(&r, agrees)
     } else {
-        report_text(&smem, &acc, dtype, &r, agrees)
+        let mut out = note.map(|n| n + "\n").unwrap_or_default();
+        out.push_str(&report_text(&smem, &acc, dtype, &r, agrees));
+        out
     })
 }
 

@@ -50,6 +50,20 @@ struct Request<'a> {
     schedule: Option<String>,
     #[serde(borrow, default)]
     tma: Option<&'a RawValue>,
+    /// A kernel configuration (the TOML of `tessera check` as JSON).
+    #[serde(default)]
+    check: Option<Json>,
+    /// A CUTLASS kernel name, with `problem` and `assume`.
+    #[serde(default)]
+    check_cutlass: Option<String>,
+    /// With `check_cutlass`: `[M, N, K(, L)]`.
+    #[serde(default)]
+    problem: Option<Json>,
+    /// Facts about runtime extents (a list of strings). With `check` or `check_cutlass`: for the
+    /// kernel's problem; with `expr`: the expression is evaluated symbolically and answered with
+    /// its guards (docs/symbolic.md).
+    #[serde(default)]
+    assume: Option<Json>,
     /// With `expr`: answer the ragged form of a divide (holes, predicate, TMA verdict).
     #[serde(default)]
     ragged: Option<bool>,
@@ -147,10 +161,29 @@ fn body(r: &Request) -> Json {
             );
         }
     }
+    if r.check.is_some() || r.check_cutlass.is_some() {
+        if r.expr.is_some()
+            || r.schedule.is_some()
+            || r.tma.is_some()
+            || (r.check.is_some() && r.check_cutlass.is_some())
+        {
+            return error("bad_request", "expected exactly one of \"expr\", \"schedule\", \"tma\", \"check\" or \"check_cutlass\"");
+        }
+        return crate::check::batch_answer(
+            r.check.as_ref(),
+            r.check_cutlass.as_deref(),
+            r.problem.as_ref(),
+            r.assume.as_ref(),
+        );
+    }
     match (&r.expr, &r.schedule, &r.tma) {
         (Some(e), None, None) if r.ragged == Some(true) => {
             crate::ragged::json_answer(e, r.names.as_deref())
         }
+        (Some(e), None, None) if r.assume.is_some() => match fact_list(r.assume.as_ref()) {
+            Some(facts) => crate::symbolic::json_answer(e, &facts),
+            None => error("bad_request", "\"assume\" must be a list of strings"),
+        },
         (Some(e), None, None) => expr(e, r.pycute.unwrap_or(false)),
         (None, Some(s), None) => schedule(s),
         (None, None, Some(t)) => tma(t),
@@ -158,6 +191,18 @@ fn body(r: &Request) -> Json {
             "bad_request",
             "expected exactly one of \"expr\" (a string), \"schedule\" (a string) or \"tma\" (an object)",
         ),
+    }
+}
+
+/// The facts of an `assume` field: `Some` iff it is absent or a list of strings.
+fn fact_list(assume: Option<&Json>) -> Option<Vec<String>> {
+    match assume {
+        None => Some(Vec::new()),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect(),
+        Some(_) => None,
     }
 }
 

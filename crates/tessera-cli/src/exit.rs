@@ -19,6 +19,7 @@ pub const USAGE_CODES: &[&str] = &[
     "bad_argument",
     "bad_json",
     "bad_request",
+    "bad_config",
 ];
 
 /// The exit status of an error code.

@@ -2,6 +2,7 @@
 
 mod banks;
 mod batch;
+mod check;
 mod diagnostic;
 mod exit;
 mod pictures;
@@ -10,6 +11,7 @@ mod report;
 mod schedule;
 mod simplify;
 mod strict;
+mod symbolic;
 mod tma;
 mod tour;
 
@@ -54,6 +56,16 @@ enum Command {
         /// With --ragged: draw the padded tile grid with its holes to this SVG file.
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
+        /// Evaluate over runtime extents (names in leaves, docs/symbolic.md): the result and
+        /// its guards. Implied by --assume and --emit-guard.
+        #[arg(long)]
+        symbolic: bool,
+        /// A fact about the names (repeatable): `M % 128 == 0`, `K >= 64`, `M == 4*P`.
+        #[arg(long)]
+        assume: Vec<String>,
+        /// Also print the guards' conjunction as a C++ or Python expression (`cpp`, `python`).
+        #[arg(long)]
+        emit_guard: Option<String>,
     },
     /// Answer JSON lines from stdin (`{"id": .., "expr": ".."}`, `"schedule"` or `"tma"`
     /// requests; docs/batch.md): one JSON line out per line in, flushed per line, in order.
@@ -78,6 +90,9 @@ enum Command {
     Simplify(simplify::Args),
     /// Shared-memory bank conflicts of an access, or a swizzle synthesized for a writer and reader.
     Banks(banks::Args),
+    /// Check a whole GEMM kernel configuration (TOML, a CUTLASS kernel name, or a search space):
+    /// every obligation proved, refuted with a witness and checked fixes, or a runtime guard.
+    Check(check::Args),
 }
 
 /// The operations of the expression language, from the library's registry.
@@ -113,6 +128,15 @@ fn main() -> ExitCode {
                 None => rc,
             }
         }
+        Command::Eval {
+            expr,
+            symbolic,
+            assume,
+            emit_guard,
+            ..
+        } if symbolic || !assume.is_empty() || emit_guard.is_some() => {
+            symbolic::run(&expr, &assume, emit_guard.as_deref())
+        }
         Command::Eval { expr, pycute, .. } => match tessera::notation::eval_noted(&expr) {
             (Ok(v), notes) => {
                 let text = tessera::notation::write::value_text(&v, pycute);
@@ -139,11 +163,12 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Simplify(args) => simplify::run(args),
         Command::Banks(args) => banks::run(args),
+        Command::Check(args) => check::run(args),
     }
 }
 
 /// Writes to stdout, ignoring a closed pipe (`tessera tour | head` must not panic).
-fn out(text: &str) {
+pub(crate) fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
@@ -154,6 +179,22 @@ fn explain(code: &str) -> ExitCode {
     use tessera::diagnostic::catalogue::{self, Example, Family};
     use tessera::obligation::catalogue::run_example;
     let mut o = String::new();
+    if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
+        .iter()
+        .find(|e| e.0 == code)
+    {
+        let _ = writeln!(
+            o,
+            "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+        );
+        let _ = writeln!(
+            o,
+            "verdicts: proved, refuted (exit status 1), runtime (a guard), warning; docs/check.md"
+        );
+        let _ = writeln!(o, "\nexample:\n  {ex}");
+        out(&o);
+        return ExitCode::SUCCESS;
+    }
     let Some(entry) = catalogue::lookup(code) else {
         let _ = writeln!(
             o,

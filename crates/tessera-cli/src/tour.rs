@@ -179,7 +179,231 @@ pub fn tour() -> String {
     tma_section(&mut t);
     ragged_section(&mut t);
     banks_section(&mut t);
+    symbolic_section(&mut t);
+    check_section(&mut t);
     t.out
+}
+
+/// Evaluates a symbolic expression under facts and prints the result with its guards.
+fn sym(
+    t: &mut Tour,
+    expr: &str,
+    facts: &[&str],
+) -> Option<tessera::symbolic::Sym<tessera::symbolic::SymValue>> {
+    let shown = if facts.is_empty() {
+        expr.to_string()
+    } else {
+        format!("{expr}   given {}", facts.join(", "))
+    };
+    match tessera::symbolic::eval(expr, facts) {
+        Ok(s) => {
+            t.say(&format!("  {shown}\n    = {}", s.value));
+            for g in &s.guards {
+                t.say(&format!("    if {}    [{}]", g.pred, g.op));
+            }
+            Some(s)
+        }
+        Err(e) => {
+            t.say(&format!("  {shown}\n    error[{}]: {e}", e.code()));
+            None
+        }
+    }
+}
+
+/// Instantiates a symbolic answer at `env` and compares it with the integer algebra on `int`.
+fn sym_check(
+    s: &tessera::symbolic::Sym<tessera::symbolic::SymValue>,
+    env: &[(&str, i64)],
+    int: &str,
+) -> bool {
+    let env: tessera::symbolic::Assignment = env.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    if !s.guards.iter().all(|g| g.pred.holds(&env).unwrap_or(false)) {
+        return false;
+    }
+    let (Ok(a), Ok(b)) = (s.value.subs(&env), notation::eval(int)) else {
+        return false;
+    };
+    fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Layout(x), Value::Layout(y)) => {
+                tessera::symbolic::same_up_to_unit_strides(x, y)
+            }
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+            }
+            _ => a.to_string() == b.to_string(),
+        }
+    }
+    same(&a, &b)
+}
+
+/// The GEMM layouts of a real kernel (CuTe's `sgemm_1.cu`: column-major A, B, C with runtime
+/// M, N, K and leading dimensions, 128x128x8 CTA tiles, 32x8 copy threads) for every size.
+fn symbolic_section(t: &mut Tour) {
+    t.heading("10. Runtime extents: one GEMM kernel, every M, N, K");
+    t.say("  CuTe's sgemm_1 builds A = (M,K):(1,ldA), B = (N,K):(1,ldB), C = (M,N):(1,ldC) from runtime");
+    t.say("  sizes. CuTe C++ checks divisibility only for static shapes and skips it here; Tessera runs");
+    t.say("  the algebra on the names and returns each result with the guards it depends on.");
+    t.say(
+        "  Without facts, the CTA divide is the total ceil form, right for every M, K (no guard):",
+    );
+    sym(t, "zipped_divide((M,K):(1,ldA),(128,8))", &[]);
+    let (fm, fn_, fk) = ("M % 128 == 0", "N % 128 == 0", "K % 8 == 0");
+    t.say("  With the kernel's divisibility facts the rest modes are exact quotients:");
+    let za = sym(t, "zipped_divide((M,K):(1,ldA),(128,8))", &[fm, fk]);
+    t.say("  The CTA (bm, bn) and k-tile kt: local_tile by the CTA tile; the guards are the in-bounds");
+    t.say("  conditions of the block coordinates (what an unpredicated kernel needs):");
+    let ga = sym(t, "local_tile((M,K):(1,ldA),(128,8),(bm,kt))", &[fm, fk]);
+    let gb = sym(t, "local_tile((N,K):(1,ldB),(128,8),(bn,kt))", &[fn_, fk]);
+    let gc = sym(t, "local_tile((M,N):(1,ldC),(128,128),(bm,bn))", &[fm, fn_]);
+    t.say("  Thread t's part of the A tile for the 32x8 copy (local_partition by the TiledCopy's threads):");
+    let pa = sym(t, "local_partition((128,8):(1,ldA),(32,8):(1,32),t)", &[]);
+    t.say("  and of the C tile for a 16x16 thread grid:");
+    let pc = sym(
+        t,
+        "local_partition((128,128):(1,ldC),(16,16):(1,16),t)",
+        &[],
+    );
+    // The host-side check, printed as C++.
+    let mut all: Vec<tessera::symbolic::Guard> = Vec::new();
+    for s in [&ga, &gb, &gc, &pa, &pc].into_iter().flatten() {
+        for g in &s.guards {
+            if !all.iter().any(|h| h.pred == g.pred) {
+                all.push(g.clone());
+            }
+        }
+    }
+    let cpp: Vec<String> = all
+        .iter()
+        .map(|g| g.pred.render(tessera::symbolic::Syntax::Cpp))
+        .collect();
+    t.say("  Every condition these layouts depend on, as the kernel's host-side check (C++):");
+    t.say(&format!("    can_implement = {};", cpp.join(" && ")));
+    // Check the answers against the integer algebra at real sizes now.
+    let mut ok = true;
+    let mut checked = 0;
+    for (m, n, k) in [
+        (4096, 4096, 4096),
+        (1024, 512, 64),
+        (128, 128, 8),
+        (384, 256, 24),
+    ] {
+        let (ld_a, ld_b, ld_c) = (m, n, m);
+        let env = |extra: &[(&'static str, i64)]| {
+            let mut v: Vec<(&str, i64)> = vec![
+                ("M", m),
+                ("N", n),
+                ("K", k),
+                ("ldA", ld_a),
+                ("ldB", ld_b),
+                ("ldC", ld_c),
+            ];
+            v.extend_from_slice(extra);
+            v
+        };
+        let (bm, bn, kt) = (m / 128 - 1, n / 128 - 1, k / 8 - 1);
+        let cases = [
+            (
+                &za,
+                env(&[]),
+                format!("zipped_divide(({m},{k}):(1,{ld_a}),(128,8))"),
+            ),
+            (
+                &ga,
+                env(&[("bm", bm), ("kt", kt)]),
+                format!("local_tile(({m},{k}):(1,{ld_a}),(128,8),({bm},{kt}))"),
+            ),
+            (
+                &gb,
+                env(&[("bn", bn), ("kt", kt)]),
+                format!("local_tile(({n},{k}):(1,{ld_b}),(128,8),({bn},{kt}))"),
+            ),
+            (
+                &gc,
+                env(&[("bm", bm), ("bn", bn)]),
+                format!("local_tile(({m},{n}):(1,{ld_c}),(128,128),({bm},{bn}))"),
+            ),
+            (
+                &pa,
+                env(&[("t", 255)]),
+                format!("local_partition((128,8):(1,{ld_a}),(32,8):(1,32),255)"),
+            ),
+            (
+                &pc,
+                env(&[("t", 37)]),
+                format!("local_partition((128,128):(1,{ld_c}),(16,16):(1,16),37)"),
+            ),
+        ];
+        for (s, e, int) in cases {
+            let Some(s) = s else {
+                ok = false;
+                continue;
+            };
+            checked += 1;
+            ok &= sym_check(s, &e, &int);
+        }
+    }
+    t.say("  checked now: instantiated at (M,N,K) = (4096,4096,4096), (1024,512,64), (128,128,8), (384,256,24),");
+    t.say(&format!(
+        "  the last CTA and a thread, each of the {checked} answers equals the integer algebra's: {ok}"
+    ));
+    t.say("  (cutlass#3469/#3470/#3471, where CuTe DSL refuses dynamic layouts, and PR #3622: tests/symbolic.rs.)");
+}
+
+/// A whole kernel checked: a CUTLASS kernel name, then a broken variant refuted and fixed.
+fn check_section(t: &mut Tour) {
+    use tessera::check::config::Extent;
+    use tessera::check::{check, cutlass, text, Overall, Verdict};
+    t.heading("11. A whole GEMM kernel, proved before it is compiled: tessera check");
+    let name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
+    t.say(&format!("  {name}"));
+    t.say("  (a kernel CUTLASS's generator emits), problem M x 4096 x K, derived as the CollectiveBuilder derives it:");
+    let Ok(p) = cutlass::parse(name) else {
+        t.say("  (the name does not parse)");
+        return;
+    };
+    let mut c = p.config;
+    c.problem[1] = Extent::Static(4096);
+    let r = check(&c);
+    let d = &r.derived;
+    t.say(&format!(
+        "  {} threads, {} stages ({}), {} of {} B of shared memory",
+        d.threads, d.stages, d.stages_source, d.smem_bytes, d.smem_capacity
+    ));
+    t.say(&format!("  {}; A in {}", d.tiled_mma, d.smem_layout_a));
+    let proved = r
+        .obligations
+        .iter()
+        .filter(|o| o.verdict == Verdict::Proved)
+        .count();
+    t.say(&format!(
+        "  {proved} of {} obligations proved; verdict: {}",
+        r.obligations.len(),
+        text::verdict_line(&r)
+    ));
+    t.say("  The same kernel with the TMA descriptor of A left unswizzled (KnowingNothing/MatmulTutorial#14):");
+    c.tma_swizzle[0] = Some(0);
+    let bad = check(&c);
+    for o in bad.refuted() {
+        t.say(&format!("  refuted {}: {}", o.code, o.message));
+        if let Some(w) = &o.witness {
+            t.say(&format!("    witness: {w}"));
+        }
+        for s in &o.suggestions {
+            t.say(&format!("    suggestion (checked): {}", s.text));
+        }
+    }
+    c.tma_swizzle[0] = Some(128);
+    let fixed = check(&c);
+    t.say(&format!(
+        "  check: with the suggestion applied the verdict is {} ({})",
+        text::verdict_line(&fixed),
+        if fixed.overall() != Overall::Invalid {
+            "no obligation refuted"
+        } else {
+            "still refuted"
+        }
+    ));
 }
 
 /// A real residue end to end: M = 1000 rows cut into 128-row CTA tiles.

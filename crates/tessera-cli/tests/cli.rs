@@ -296,3 +296,29 @@ fn eval_help_is_the_registry_and_pycute_faces_agree() {
         assert_eq!(batch, want, "{e}");
     }
 }
+
+/// `recast_layout`, a row of the registry only, in `eval`, `batch` and `eval --help`.
+#[test]
+fn recast_layout_works_in_eval_batch_and_help() {
+    let (code, out, _) = tessera(&["eval", "recast_layout((4,8):(1,4),16,32)"], None);
+    assert_eq!((code, out.as_str()), (0, "(2,8):(1,2)\n"));
+    let (code, out, _) = tessera(
+        &["eval", "recast_layout(Sw<3,4,3> o 0 o (8,64):(64,1),16,8)"],
+        None,
+    );
+    assert_eq!(code, 0, "{out}");
+    let line = "{\"id\":1,\"expr\":\"recast_layout((4,8):(1,4),16,8)\",\"pycute\":true}\n";
+    let (code, out, _) = tessera(&["batch"], Some(line));
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "{\"id\":1,\"ok\":\"(8, 8):(1, 8)\"}\n")
+    );
+    let (_, help, _) = tessera(&["eval", "--help"], None);
+    assert!(
+        help.contains("recast_layout(L, old_bits, new_bits)"),
+        "{help}"
+    );
+    let (code, _, err) = tessera(&["eval", "recast_layout(4:2,8,4)"], None);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error[no_unit_stride]"), "{err}");
+}

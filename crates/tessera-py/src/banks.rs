@@ -3,7 +3,6 @@
 
 use pyo3::prelude::*;
 
-use tessera::algebra::linear::LinearLayout;
 use tessera::banks::atoms::Major;
 use tessera::banks::{analyze, Access, Atom, BankError, Dtype, Instr, Report, Smem};
 use tessera::layout::AnyLayout;
@@ -29,14 +28,19 @@ fn bad(what: &'static str, detail: String) -> PyErr {
 /// The shared-memory layout from a layout object or text: a plain layout, `Sw<B,M,S> o 0 o L`,
 /// or a linear layout `offset = [[1], [2]] -> offset = 4`.
 fn smem_arg(o: &Bound<'_, PyAny>) -> PyResult<Smem> {
+    // A `tessera.LinearLayout`, in either direction (Triton's `offset -> dims` is inverted).
+    if let Some(l) = crate::linear::linear_arg(o) {
+        let (l, _) = tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
+        return Ok(Smem::Linear(l));
+    }
     let any = match any_arg(o) {
         Some(a) => a,
         None => {
             let text: String = o.extract()?;
-            if text.contains("->") {
-                return Ok(Smem::Linear(
-                    LinearLayout::parse(text.trim()).map_err(|e| berr(e.into()))?,
-                ));
+            if text.contains("->") || text.trim_start().starts_with('{') {
+                let l = crate::linear::parse_any(&text).map_err(|e| berr(e.into()))?;
+                let (l, _) = tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
+                return Ok(Smem::Linear(l));
             }
             text.parse::<AnyLayout>().map_err(crate::raise)?
         }

@@ -8,11 +8,13 @@
 use pyo3::prelude::*;
 
 mod banks;
+mod check;
 mod classes;
 mod convert;
 mod domain;
 mod errors;
 mod fast;
+mod linear;
 mod many;
 mod operations;
 mod ragged;
@@ -70,8 +72,10 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     domain::register(m)?;
     ragged::register(m)?;
     swizzle::register(m)?;
+    linear::register(m)?;
     banks::register(m)?;
     tma::register(m)?;
+    check::register(m)?;
     fast::init(m.py())?;
     raw::register(m)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;

@@ -664,6 +664,16 @@ impl Results {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // `apply_many`'s fast table names operations of the library's registry only (checked once,
+    // at import: a name that left the registry fails the import, not a call).
+    for (name, _) in OPS {
+        let name = name.to_str().unwrap_or_default();
+        if tessera::notation::ops::lookup(name).is_none() {
+            return Err(PyTypeError::new_err(format!(
+                "apply_many: {name} is not an operation of tessera::notation::ops"
+            )));
+        }
+    }
     m.add_class::<Results>()?;
     m.add_function(wrap_pyfunction!(apply_many, m)?)?;
     Ok(())

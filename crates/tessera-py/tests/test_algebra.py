@@ -155,3 +155,13 @@ def test_generic_binding_reads_the_registry():
     # pycute's complement rule, from its one home, through the generic binding too.
     Q = pycute.Layout((2, 2), (1, 5))
     assert str(tessera.apply("complement", Q)) == str(pycute.complement(Q))
+
+
+def test_recast_layout_from_the_registry():
+    # A row added to the registry only: a tessera function with no Python change.
+    L = tessera.Layout("(4,8):(1,4)")
+    assert tessera.recast_layout(L, 16, 32) == tessera.Layout("(2,8):(1,2)")
+    assert tessera.recast_layout(L, 16, 8) == tessera.Layout("(8,8):(1,8)")
+    assert tessera.eval("recast_layout((4,8):(1,4),16,32)") == tessera.Layout("(2,8):(1,2)")
+    with pytest.raises(tessera.NonPositiveShape):
+        tessera.recast_layout(L, 0, 8)

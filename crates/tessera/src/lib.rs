@@ -25,6 +25,8 @@
 //! - [`algebra`]: coalesce, composition, complement, inverses, divide, product (one file each);
 //!   then swizzled layouts, linear layouts and ragged tiles built on them.
 //! - [`notation`]: CuTe text notation and the expression language used by the CLI.
+//! - [`symbolic`]: layouts with runtime extents: symbolic leaves, facts, the decision procedure
+//!   (proved / refuted with a witness / guard) and the algebra over them.
 //! - [`obligation`]: checked suggestions ([`Error::suggestions`], each evaluated in the expression
 //!   language before it is returned), notes, compile-time checks and the error catalogue; it
 //!   re-exports the [`error`] vocabulary.
@@ -32,6 +34,10 @@
 //! - [`banks`]: the shared-memory bank model and swizzle synthesis.
 //! - [`tma`]: the TMA descriptor planner and validator (driver rules, suggestions, readable
 //!   reports, tiling view, FTTC); inside it `rules` → `suggest` → `report`.
+//! - [`check`]: `tessera check`, a whole GEMM kernel configuration (CUTLASS's names, a TOML/JSON
+//!   tree or a CUTLASS kernel name) checked obligation by obligation: proved, refuted with a
+//!   witness and checked suggestions, a runtime guard, or a warning; built on [`tma`] and the
+//!   smem atoms of [`algebra`].
 //! - [`render`]: pictures (SVG) of layouts, iteration spaces, transform DAGs and TMA tilings, and
 //!   self-contained HTML reports.
 //!
@@ -40,6 +46,7 @@
 
 pub mod algebra;
 pub mod banks;
+pub mod check;
 pub mod diagnostic;
 pub mod domain;
 pub mod error;
@@ -47,6 +54,7 @@ pub mod layout;
 pub mod notation;
 pub mod obligation;
 pub mod render;
+pub mod symbolic;
 pub mod target;
 pub mod tma;
 

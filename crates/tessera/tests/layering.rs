@@ -1,7 +1,7 @@
 //! The library's imports run one way (the order documented in `src/lib.rs`):
 //!
 //! ```text
-//! layout + error + target → diagnostic → algebra → notation → obligation → domain → banks → tma → render
+//! layout + error + target → diagnostic → algebra → notation → obligation → domain → banks → tma → check → render
 //! ```
 //!
 //! This test reads every file under `src/`, extracts the module paths the code names
@@ -24,10 +24,12 @@ const LAYERS: &[(&[&str], bool)] = &[
     (&["diagnostic"], false),
     (&["algebra"], false),
     (&["notation"], false),
+    (&["symbolic"], false),
     (&["obligation"], false),
     (&["domain"], false),
     (&["banks"], false),
     (&["tma"], false),
+    (&["check"], false),
     (&["render"], false),
 ];
 
@@ -41,13 +43,25 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
                 "coalesce",
                 "composition",
                 "complement",
+                "complement_fast",
                 "decide",
                 "divide",
                 "inverse",
                 "product",
             ],
             &["swizzled", "linear", "ragged"],
-            &["atoms"],
+            &["atoms", "gluon"],
+        ],
+    ),
+    (
+        "check",
+        &[
+            &["facts"],
+            &["config"],
+            &["derive"],
+            &["cutlass"],
+            &["rules"],
+            &["text"],
         ],
     ),
     (
@@ -535,7 +549,7 @@ fn a_wrong_import_is_named() {
     assert_eq!(inner.len(), 1, "{inner:?}");
     assert!(inner[0].contains("inside `tma`, `rules` (inner layer 1) imports inner layer 2"));
     let same = check_file(Path::new("banks/mod.rs"), "use crate::tma::Request;\n");
-    assert!(same[0].contains("imports `tma` (layer 7)"), "{same:?}");
+    assert!(same[0].contains("imports `tma` (layer 8)"), "{same:?}");
     let root = check_file(Path::new("algebra/mod.rs"), "fn f(_: crate::Nope) {}\n");
     assert!(root[0].contains("neither a layered module"), "{root:?}");
     // Not imports: comments, doc links, strings, test modules, the mutual bottom layer, downward.

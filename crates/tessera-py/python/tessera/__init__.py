@@ -16,6 +16,7 @@ from ._tessera import (
     bank_conflicts,
     ComposedLayout,
     Layout,
+    LinearLayout,
     Results,
     Swizzle,
     Schedule,
@@ -106,6 +107,7 @@ def load_schedule(path: str) -> Schedule:
 
 
 from ._tessera import _PyCuteLayout  # noqa: E402  (the pycute face of Layout)
+from . import triton  # noqa: E402  (Triton and Gluon layouts in and out)
 
 __version__ = "0.1.0"
 
@@ -124,6 +126,7 @@ __all__ = [
     "Error",
     "InadmissibleComposition",
     "Layout",
+    "LinearLayout",
     "NoUnitStride",
     "NonInjective",
     "NonPositiveShape",
@@ -177,6 +180,7 @@ __all__ = [
     "tile_to_shape",
     "tiled_divide",
     "tiled_product",
+    "triton",
     "tma_check",
     "upcast",
     "zipped_divide",
@@ -184,6 +188,80 @@ __all__ = [
     "apply",
     "operations",
 ]
+
+
+
+class CheckResult:
+    """The result of :func:`check`: ``verdict`` ("valid", "valid_if", "invalid"), ``guards``,
+    ``obligations`` (dicts with code, verdict, fields, message, witness, guard, suggestions),
+    ``derived`` (threads, stages, smem_bytes, mma, smem layouts, TMA descriptors, ...)."""
+
+    def __init__(self, report_json, text):
+        import json
+
+        d = json.loads(report_json)
+        self._dict = d
+        self._text = text
+        self.verdict = d["verdict"]
+        self.guards = d["guards"]
+        self.obligations = d["obligations"]
+        self.derived = d["derived"]
+
+    def to_dict(self):
+        """The report as a dict (the JSON of ``tessera check --json``; docs/check.md)."""
+        import copy
+
+        return copy.deepcopy(self._dict)
+
+    def refuted(self):
+        """The refuted obligations."""
+        return [o for o in self.obligations if o["verdict"] == "refuted"]
+
+    def __bool__(self):
+        return self.verdict != "invalid"
+
+    def __str__(self):
+        return self._text
+
+    def __repr__(self):
+        codes = [o["code"] for o in self.refuted()]
+        return f"<tessera.CheckResult {self.verdict} refuted={codes} guards={self.guards}>"
+
+    def _repr_html_(self):
+        import html
+
+        rows = "".join(
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}{}</td></tr>".format(
+                html.escape(o["verdict"]),
+                html.escape(o["code"]),
+                html.escape(o["message"]),
+                "<br><i>witness: {}</i>".format(html.escape(o["witness"])) if o["witness"] else "",
+            )
+            for o in sorted(self.obligations, key=lambda o: ["refuted", "runtime", "warning", "proved"].index(o["verdict"]))
+        )
+        return "<div><b>tessera check: {}</b>{}<table>{}</table></div>".format(
+            html.escape(self.verdict),
+            " if " + html.escape(" && ".join(self.guards)) if self.guards else "",
+            rows,
+        )
+
+
+def check(config, problem=None, assume=None):
+    """Check a whole GEMM kernel configuration: a dict with CUTLASS's names (the TOML of
+    ``tessera check`` as a dict) or a CUTLASS kernel name; ``problem`` = [M, N, K(, L)] (ints or
+    names of runtime extents), ``assume`` = facts such as "K % 64 == 0". Returns a
+    :class:`CheckResult`."""
+    return CheckResult(*_native.check_report(config, problem, assume))
+
+
+def check_many(configs, problem=None, assume=None):
+    """Check a search space (no suggestions): ``(verdicts, summary)`` with summary keys valid,
+    valid_if, invalid, by_first_refuted."""
+    verdicts, (valid, valid_if, invalid, by) = _native.check_space(list(configs), problem, assume)
+    return verdicts, {"valid": valid, "valid_if": valid_if, "invalid": invalid, "by_first_refuted": by}
+
+
+__all__ += ["check", "check_many", "CheckResult"]
 
 # Every operation of the library's registry (``tessera.operations()``) is a function of this
 # package: a hand-written binding where there is one, else the native generic one that

@@ -7,9 +7,11 @@
 pub mod atoms;
 pub mod coalesce;
 pub mod complement;
+mod complement_fast;
 pub mod composition;
 pub mod decide;
 pub mod divide;
+pub mod gluon;
 pub mod inverse;
 pub mod linear;
 pub mod product;
@@ -288,6 +290,52 @@ pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
             Ok(Mode::new(m.shape, arith::mul(m.stride, n)?))
         }
     })?))
+}
+
+/// `new_bits / old_bits` in lowest terms `(num, den)`: the factors of CuTe's `recast_layout`.
+///
+/// Pre: `old_bits, new_bits >= 1` ([`Error::NonPositiveShape`]). Post: `num·old_bits ==
+/// den·new_bits` with `gcd(num, den) == 1`. Example: `(16, 24)` gives `(3, 2)`.
+pub fn recast_ratio(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
+    for (what, v) in [("old_bits", old_bits), ("new_bits", new_bits)] {
+        if v < 1 {
+            return Err(Error::NonPositiveShape {
+                value: v,
+                context: format!("recast_layout {what}"),
+            });
+        }
+    }
+    let (mut a, mut b) = (new_bits, old_bits);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    Ok((new_bits / a, old_bits / a))
+}
+
+/// CuTe's `recast_layout<Old, New>(L)`: a layout `L` over elements `old_bits` wide, seen as a
+/// layout over elements `new_bits` wide. With `new_bits / old_bits = num / den` in lowest terms it
+/// is `L` when both are 1, `upcast(L, num)` when `den == 1`, `downcast(L, den)` when `num == 1`,
+/// and `downcast(upcast(L, num), den)` otherwise (the C++ `if constexpr` chain exactly).
+///
+/// Pre: `old_bits, new_bits >= 1` ([`Error::NonPositiveShape`]); [`upcast`]'s obligation for
+/// `num` (every stride `d` has `d ∣ num ∨ num ∣ d`, [`Error::Divisibility`]) and [`downcast`]'s
+/// for `den` (a stride-1 mode, [`Error::NoUnitStride`]). Post: `R` addresses in `new_bits`-wide
+/// units the bits that `L` addresses in `old_bits`-wide units; `recast_layout(L, b, b) == L`.
+///
+/// ```
+/// let l: tessera::Layout = "(4,8):(1,4)".parse().unwrap();
+/// // 4x8 half_t (16 bits) as uint32_t (32 bits): two halves per word.
+/// assert_eq!(tessera::algebra::recast_layout(&l, 16, 32).unwrap().to_string(), "(2,8):(1,2)");
+/// // and as 8-bit bytes.
+/// assert_eq!(tessera::algebra::recast_layout(&l, 16, 8).unwrap().to_string(), "(8,8):(1,8)");
+/// ```
+pub fn recast_layout(l: &Layout, old_bits: i64, new_bits: i64) -> Result<Layout> {
+    match recast_ratio(old_bits, new_bits)? {
+        (1, 1) => Ok(l.clone()),
+        (1, den) => downcast(l, den),
+        (num, 1) => upcast(l, num),
+        (num, den) => downcast(&upcast(l, num)?, den),
+    }
 }
 
 fn positive_factor(op: &'static str, n: i64) -> Result<()> {

@@ -895,6 +895,27 @@ pub static OPS: &[Op] = &[
         codes: &["divisibility", "no_unit_stride", "non_positive_shape", "not_expressible"],
     },
     Op {
+        name: "recast_layout",
+        args: &[Kind::Layout, Kind::Int, Kind::Int],
+        arity: &[3],
+        help: "recast_layout(L, old_bits, new_bits): L over old_bits-wide elements as new_bits-wide ones (CuTe's recast_layout<Old,New>)",
+        plain: |a| lay(algebra::recast_layout(a.layout(0)?, a.int(1)?, a.int(2)?)),
+        lift: Lift::Func(|a| {
+            let (num, den) = algebra::recast_ratio(a.int(1)?, a.int(2)?)?;
+            let mut f = a.any(0)?;
+            if num > 1 {
+                f = swizzled::recast(&f, num, true)?;
+            }
+            if den > 1 {
+                f = swizzled::recast(&f, den, false)?;
+            }
+            Ok(Value::from_any_layout(f))
+        }),
+        ragged: RaggedForm::No,
+        pycute: Face::Argument,
+        codes: &["divisibility", "no_unit_stride", "non_positive_shape", "not_expressible"],
+    },
+    Op {
         name: "nullspace",
         args: &[Kind::Layout],
         arity: &[1],

@@ -404,3 +404,43 @@ impl std::fmt::Display for Sm {
         write!(f, "sm_{}{s}", self.cc)
     }
 }
+
+/// The shapes `wgmma.mma_async` accepts (\[ptx\] "Matrix shape" of wgmma; CuTe's
+/// `mma_sm90.hpp`): M is 64, N a multiple of `n_step` in `[n_min, n_max]`, K spans `k_bytes`
+/// bytes of the A/B element type (16 for 16-bit types, 8 for tf32, 32 for 8-bit types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GmmaShapes {
+    /// M of every GMMA instruction.
+    pub m: u64,
+    /// The smallest N.
+    pub n_min: u64,
+    /// The largest N.
+    pub n_max: u64,
+    /// N's step.
+    pub n_step: u64,
+    /// K × element bytes.
+    pub k_bytes: u64,
+}
+
+/// GMMA's shapes (sm_90a).
+pub const GMMA_SHAPES: GmmaShapes = GmmaShapes {
+    m: 64,
+    n_min: 8,
+    n_max: 256,
+    n_step: 8,
+    k_bytes: 32,
+};
+
+/// Threads per warp and per warpgroup (four warps: what one GMMA instruction runs on) \[ptx\].
+pub const WARP_THREADS: u64 = 32;
+/// See [`WARP_THREADS`].
+pub const WARPGROUP_THREADS: u64 = 128;
+/// Bytes of one `mbarrier` object in shared memory (\[ptx\] "Size and alignment of mbarrier
+/// object": 8 bytes).
+pub const MBARRIER_BYTES: u64 = 8;
+/// TMA: the global address and every global stride are multiples of 16 bytes, the shared
+/// memory destination is 128-byte aligned (\[driver\] `cuTensorMapEncodeTiled`; \[ptx\]
+/// `cp.async.bulk.tensor`).
+pub const TMA_GMEM_ALIGN: u64 = 16;
+/// See [`TMA_GMEM_ALIGN`].
+pub const TMA_SMEM_ALIGN: u64 = 128;

@@ -21,7 +21,9 @@ pub mod arch;
 pub mod dtype;
 
 pub use arch::{
-    Arch, BankGeometry, Clusters, CopyFamily, MmaFamily, Sm, Tmem, Variant, ARCHS, SMEM_BANKS, TMEM,
+    Arch, BankGeometry, Clusters, CopyFamily, GmmaShapes, MmaFamily, Sm, Tmem, Variant, ARCHS,
+    GMMA_SHAPES, MBARRIER_BYTES, SMEM_BANKS, TMA_GMEM_ALIGN, TMA_SMEM_ALIGN, TMEM,
+    WARPGROUP_THREADS, WARP_THREADS,
 };
 pub use dtype::{Dtype, Kind, TmaDataType, DTYPES};
 

@@ -1,0 +1,850 @@
+//! The layout algebra over symbolic leaves: CuTe's algorithms, with every branch and every
+//! obligation decided by [`Ctx`] (proved, refuted, or a guard returned with the result).
+//!
+//! Each operation takes a [`Ctx`] (facts, guards so far) and returns its result; the guards it
+//! needed are in the context ([`Ctx::finish`] attaches them). Under the facts and the guards,
+//! instantiating the result gives the integer algebra's answer (up to size-1 strides).
+
+use super::expr::{Item, Poly, Reader};
+use super::facts::Pred;
+use super::layout::{read_layout, Node, SymLayout};
+use super::{Ctx, SymError};
+
+fn c(v: i64) -> Poly {
+    Poly::constant(v)
+}
+
+/// A tiler for divides and products: a layout, `_`, or a tuple applied mode by mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tiler {
+    /// A layout used as a 1-D function (an expression `n` is `n:1`).
+    Layout(SymLayout),
+    /// `_`: leave the mode alone.
+    Under,
+    /// Mode by mode.
+    Tuple(Vec<Tiler>),
+}
+
+/// `size(L)`: the product of the shapes.
+///
+/// Pre: none. Post: a polynomial (no guard). Example: `(M,K):(K,1)` has size `K*M`.
+pub fn size(_ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
+    size_node(&l.root)
+}
+
+fn size_node(n: &Node) -> Result<Poly, SymError> {
+    let mut acc = c(1);
+    for (s, _) in n.leaves() {
+        acc = acc.mul(&s)?;
+    }
+    Ok(acc)
+}
+
+/// `cosize(L) = 1 + Σ (s_i - 1)·|d_i|`.
+///
+/// Pre: none. Post: the cosize; a stride of unknown sign is guarded `d >= 0`.
+/// Example: `(M,K):(K,1)` has cosize `K*M`.
+pub fn cosize(ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
+    cosize_node(ctx, &l.root)
+}
+
+fn cosize_node(ctx: &mut Ctx, n: &Node) -> Result<Poly, SymError> {
+    let mut acc = c(1);
+    for (s, d) in n.leaves() {
+        let ad = if ctx.branch(Pred::ge(d.clone(), c(0)), true, "cosize")? {
+            d
+        } else {
+            d.scale(-1)?
+        };
+        acc = acc.add(&s.sub(&c(1))?.mul(&ad)?)?;
+    }
+    Ok(acc)
+}
+
+/// `crd2idx(coord, L)`: the index of a coordinate (an integer coordinate is first unfolded
+/// colexicographically over the mode's shape).
+///
+/// Pre: the coordinate is in the domain (`0 <= c_i < s_i`, decided or guarded).
+/// Post: the index. Example: `(i,j)` in `(M,K):(K,1)` gives `K*i+j`.
+pub fn crd2idx(ctx: &mut Ctx, coord: &Item, l: &SymLayout) -> Result<Poly, SymError> {
+    crd2idx_node(ctx, coord, &l.root)
+}
+
+fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly, SymError> {
+    match (coord, n) {
+        (Item::Tuple(cs), Node::Tuple(ms)) => {
+            if cs.len() != ms.len() {
+                return Err(SymError::Unsupported {
+                    op: "crd2idx",
+                    what: format!(
+                        "a coordinate of rank {} for a mode of rank {}",
+                        cs.len(),
+                        ms.len()
+                    ),
+                });
+            }
+            let mut acc = c(0);
+            for (ci, mi) in cs.iter().zip(ms) {
+                acc = acc.add(&crd2idx_node(ctx, ci, mi)?)?;
+            }
+            Ok(acc)
+        }
+        (Item::Expr(i), _) => {
+            let sz = size_node(n)?;
+            ctx.require(Pred::ge(i.clone(), c(0)), "crd2idx")?;
+            ctx.require(Pred::ge(sz.sub(&c(1))?, i.clone()), "crd2idx")?;
+            // Unfold colexicographically.
+            let mut acc = c(0);
+            let mut rest = i.clone();
+            let leaves = n.leaves();
+            for (k, (s, d)) in leaves.iter().enumerate() {
+                let ck = if k + 1 == leaves.len() {
+                    rest.clone()
+                } else {
+                    rest.rem(s)?
+                };
+                acc = acc.add(&ck.mul(d)?)?;
+                rest = rest.floor_div(s)?;
+            }
+            Ok(acc)
+        }
+        (Item::Tuple(_), Node::Leaf(..)) => Err(SymError::Unsupported {
+            op: "crd2idx",
+            what: "a tuple coordinate for a leaf mode".into(),
+        }),
+    }
+}
+
+/// `idx2crd(i, shape)`: the colexicographic coordinate of index `i` in a shape.
+///
+/// Pre: `0 <= i < size` (decided or guarded). Post: a coordinate congruent to the shape.
+/// Example: `i` in `(M,K)` gives `(i%M, i/M)` (the last mode takes the rest).
+pub fn idx2crd(ctx: &mut Ctx, i: &Poly, shape: &Node) -> Result<Item, SymError> {
+    let sz = size_node(shape)?;
+    ctx.require(Pred::ge(i.clone(), c(0)), "idx2crd")?;
+    ctx.require(Pred::ge(sz.sub(&c(1))?, i.clone()), "idx2crd")?;
+    fn go(i: &Poly, n: &Node, last: bool) -> Result<(Item, Poly), SymError> {
+        match n {
+            Node::Leaf(s, _) => {
+                if last {
+                    Ok((Item::Expr(i.clone()), c(0)))
+                } else {
+                    Ok((Item::Expr(i.rem(s)?), i.floor_div(s)?))
+                }
+            }
+            Node::Tuple(ms) => {
+                let mut rest = i.clone();
+                let mut out = Vec::new();
+                for (k, m) in ms.iter().enumerate() {
+                    let (it, r) = go(&rest, m, last && k + 1 == ms.len())?;
+                    out.push(it);
+                    rest = r;
+                }
+                Ok((Item::Tuple(out), rest))
+            }
+        }
+    }
+    Ok(go(i, shape, true)?.0)
+}
+
+fn from_leaves(v: Vec<(Poly, Poly)>) -> SymLayout {
+    match v.len() {
+        0 => SymLayout::leaf(c(1), c(0)),
+        1 => {
+            let (s, d) = v.into_iter().next().expect("one leaf");
+            SymLayout::leaf(s, d)
+        }
+        _ => SymLayout::new(Node::Tuple(
+            v.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect(),
+        )),
+    }
+}
+
+/// The coalesced leaves (CuTe's `coalesce`): size-1 modes dropped, `s·d == d'` merged.
+///
+/// A mode whose size may be 1 (undecided) is kept; it needs the guard `s != 1` only when it ends
+/// up alone in an output mode among several (merged with a neighbour, it gives the integer
+/// algebra's answer at `s = 1` too, since the merge's condition is then the integer one).
+fn coalesce_leaves(
+    ctx: &mut Ctx,
+    n: &Node,
+    op: &'static str,
+) -> Result<Vec<(Poly, Poly)>, SymError> {
+    coalesce_leaves_x(ctx, n, op, false)
+}
+
+/// With `extend`, CuTe's `coalesce_x` (composition's left operand): the last leaf is never
+/// dropped (a size-1 last leaf counts as size 2: only its stride matters, as A's extension).
+fn coalesce_leaves_x(
+    ctx: &mut Ctx,
+    n: &Node,
+    op: &'static str,
+    extend: bool,
+) -> Result<Vec<(Poly, Poly)>, SymError> {
+    // (shape, stride, some member is known not to be 1)
+    let mut out: Vec<(Poly, Poly, bool)> = Vec::new();
+    let leaves = n.leaves();
+    let count = leaves.len();
+    for (i, (s, d)) in leaves.into_iter().enumerate() {
+        let last = extend && i + 1 == count;
+        let known_not1 = match ctx.decide_fast(&Pred::eq(s.clone(), c(1)))? {
+            Some(true) if last => {
+                if let Some((ls, ld, _)) = out.last_mut() {
+                    let span = ls.mul(ld)?;
+                    if ctx.branch(Pred::eq(span, d.clone()), false, op)? {
+                        *ls = ls.mul(&c(2))?;
+                        continue;
+                    }
+                }
+                out.push((c(2), d, true));
+                continue;
+            }
+            Some(true) => continue,
+            Some(false) => true,
+            None => last,
+        };
+        if let Some((ls, ld, k)) = out.last_mut() {
+            let span = ls.mul(ld)?;
+            if ctx.branch(Pred::eq(span, d.clone()), false, op)? {
+                *ls = ls.mul(&s)?;
+                *k |= known_not1;
+                continue;
+            }
+        }
+        out.push((s, d, known_not1));
+    }
+    if out.len() > 1 {
+        for (s, _, k) in &out {
+            if !k {
+                ctx.require(Pred::ne(s.clone(), c(1)), op)?;
+            }
+        }
+    }
+    Ok(out.into_iter().map(|(s, d, _)| (s, d)).collect())
+}
+
+/// `coalesce(L)`: the flat layout of the same function with size-1 modes dropped and adjacent
+/// modes merged where `s·d == d'` is proved (an undecided merge is not made, and the guard
+/// `s·d != d'` records it).
+///
+/// Pre: none. Post: the coalesced layout, exact under the guards.
+/// Example: `(M,N):(1,M)` gives `M*N:1` with no guard (cutlass#3469's family).
+pub fn coalesce(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
+    Ok(from_leaves(coalesce_leaves(ctx, &l.root, "coalesce")?))
+}
+
+/// `composition(A, B)`: `R(c) = A(B(c))` shaped like B (CuTe's algorithm on coalesced A).
+///
+/// Pre: admissibility — at each mode of A, B's running stride divides the mode's extent or is
+/// a multiple of it, and the running shape divides evenly (each proved, refuted → error, or
+/// guarded). Post: the composition, exact under the guards.
+/// Example: `(M,N):(1,M) ∘ (4,8):(1,4)` is `(4,8):(1,4)` with no guard.
+pub fn composition(ctx: &mut Ctx, a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> {
+    let ax = coalesce_leaves_x(ctx, &a.root, "composition", true)?;
+    Ok(SymLayout::new(compose_node(ctx, &ax, &b.root)?))
+}
+
+/// A piece of B's image inside one digit (mode) of A: `(digit, stride in the digit, extent)`.
+type Piece = (usize, Poly, Poly);
+
+fn compose_node(ctx: &mut Ctx, ax: &[(Poly, Poly)], b: &Node) -> Result<Node, SymError> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    let r = compose_node_p(ctx, ax, b, &mut pieces)?;
+    // By-mode composition is right when A is additive on B's image: the pieces that several
+    // leaves of B put in one digit of A (not the last, which extends) never carry.
+    for (i, (cs, _)) in ax.iter().enumerate().take(ax.len().saturating_sub(1)) {
+        let here: Vec<&Piece> = pieces.iter().filter(|p| p.0 == i).collect();
+        if here.len() < 2 {
+            continue;
+        }
+        let mut reach = c(0);
+        for (_, rd, r) in here {
+            reach = reach.add(&rd.mul(&r.sub(&c(1))?)?)?;
+        }
+        ctx.require(Pred::ge(cs.sub(&c(1))?, reach), "composition")?;
+    }
+    Ok(r)
+}
+
+fn compose_node_p(
+    ctx: &mut Ctx,
+    ax: &[(Poly, Poly)],
+    b: &Node,
+    pieces: &mut Vec<Piece>,
+) -> Result<Node, SymError> {
+    match b {
+        Node::Tuple(ms) => Ok(Node::Tuple(
+            ms.iter()
+                .map(|m| compose_node_p(ctx, ax, m, pieces))
+                .collect::<Result<_, _>>()?,
+        )),
+        Node::Leaf(s, d) => compose_leaf(ctx, ax, s, d, pieces),
+    }
+}
+
+fn compose_leaf(
+    ctx: &mut Ctx,
+    ax: &[(Poly, Poly)],
+    s: &Poly,
+    d: &Poly,
+    pieces: &mut Vec<Piece>,
+) -> Result<Node, SymError> {
+    const OP: &str = "composition";
+    if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)? {
+        return Ok(Node::Leaf(s.clone(), c(0)));
+    }
+    ctx.require(Pred::ge(d.clone(), c(1)), OP)?;
+    let mut out: Vec<(Poly, Poly)> = Vec::new();
+    let (mut rs, mut rd) = (s.clone(), d.clone());
+    let n = ax.len();
+    for (i, (cs, cd)) in ax[..n - 1].iter().enumerate() {
+        if rs.as_const() == Some(1) {
+            break;
+        }
+        let (q, next_rd) = if ctx.branch(Pred::divides(rd.clone(), cs.clone()), true, OP)? {
+            (cs.floor_div(&rd)?, c(1))
+        } else {
+            ctx.require(Pred::divides(cs.clone(), rd.clone()), OP)?;
+            (c(1), rd.floor_div(cs)?)
+        };
+        // new_shape = min(q, rest_shape)
+        let new = if ctx.branch_typical(Pred::ge(q.clone(), rs.clone()), OP)? {
+            rs.clone()
+        } else {
+            q
+        };
+        if !ctx.branch(Pred::eq(new.clone(), c(1)), false, OP)? {
+            out.push((new.clone(), rd.mul(cd)?));
+            pieces.push((i, rd.clone(), new.clone()));
+        }
+        if new == rs {
+            rs = c(1);
+        } else {
+            ctx.require(Pred::divides(new.clone(), rs.clone()), OP)?;
+            rs = rs.floor_div(&new)?;
+        }
+        rd = next_rd;
+    }
+    let last_d = &ax[n - 1].1;
+    if out.is_empty() || !ctx.branch(Pred::eq(rs.clone(), c(1)), false, OP)? {
+        out.push((rs, rd.mul(last_d)?));
+    }
+    Ok(from_leaves(out).root)
+}
+
+/// `complement(A, M)`: the layout R, ordered by stride, such that `(A, R)` covers `[0, M)`
+/// (cotarget `M` symbolic; default `cosize(A)`).
+///
+/// Pre: A injective and tractable: sorted by stride, each stride is a multiple of the previous
+/// span `s·d` (decided or guarded; refuted → error). Post: CuTe's complement, coalesced, with
+/// the rest mode `ceil_div(M, span)`. Example: `complement(128:1, M)` is `ceil_div(M,128):128`.
+pub fn complement(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    cotarget: Option<&Poly>,
+) -> Result<SymLayout, SymError> {
+    const OP: &str = "complement";
+    let m = match cotarget {
+        Some(m) => m.clone(),
+        None => cosize(ctx, a)?,
+    };
+    let mut leaves: Vec<(Poly, Poly)> = Vec::new();
+    for (s, d) in a.root.leaves() {
+        if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)?
+            || ctx.branch(Pred::eq(s.clone(), c(1)), false, OP)?
+        {
+            continue;
+        }
+        ctx.require(Pred::ge(d.clone(), c(1)), OP)?;
+        leaves.push((s, d));
+    }
+    // Insertion sort by stride (a stable order; each comparison decided or guarded).
+    for i in 1..leaves.len() {
+        let mut j = i;
+        while j > 0 {
+            let earlier_smaller =
+                ctx.branch_typical(Pred::ge(leaves[j].1.clone(), leaves[j - 1].1.clone()), OP)?;
+            if earlier_smaller {
+                break;
+            }
+            leaves.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let mut res: Vec<(Poly, Poly)> = Vec::new();
+    let mut cur = c(1);
+    for (s, d) in leaves {
+        ctx.require(Pred::divides(cur.clone(), d.clone()), OP)?;
+        res.push((d.floor_div(&cur)?, cur.clone()));
+        cur = s.mul(&d)?;
+    }
+    res.push((m.ceil_div(&cur)?, cur));
+    let node = Node::Tuple(res.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
+    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+}
+
+fn tiler_layout(t: &Tiler) -> Option<&SymLayout> {
+    match t {
+        Tiler::Layout(l) => Some(l),
+        _ => None,
+    }
+}
+
+type PartFn = fn(&mut Ctx, &Node, &SymLayout) -> Result<Node, SymError>;
+
+fn by_mode(
+    ctx: &mut Ctx,
+    a: &Node,
+    t: &Tiler,
+    op: &'static str,
+    f: PartFn,
+) -> Result<Node, SymError> {
+    match t {
+        Tiler::Under => Ok(a.clone()),
+        Tiler::Layout(b) => f(ctx, a, b),
+        Tiler::Tuple(ts) => {
+            let modes = a.modes();
+            if ts.len() > modes.len() {
+                return Err(SymError::Unsupported {
+                    op,
+                    what: format!(
+                        "a tiler of rank {} for a layout of rank {}",
+                        ts.len(),
+                        modes.len()
+                    ),
+                });
+            }
+            let mut out = Vec::new();
+            for (i, m) in modes.iter().enumerate() {
+                match ts.get(i) {
+                    Some(ti) => out.push(by_mode(ctx, m, ti, op, f)?),
+                    None => out.push(m.clone()),
+                }
+            }
+            Ok(Node::Tuple(out))
+        }
+    }
+}
+
+fn divide_part(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
+    let a = SymLayout::new(a.clone());
+    let sz = size_node(&a.root)?;
+    let comp = complement(ctx, b, Some(&sz))?;
+    let tiler = SymLayout::new(Node::Tuple(vec![b.root.clone(), comp.root]));
+    Ok(composition(ctx, &a, &tiler)?.root)
+}
+
+/// `logical_divide(A, T)`: `A ∘ (T, complement(T, size(A)))`, mode by mode along a tuple tiler.
+///
+/// Pre: the obligations of complement and composition (decided or guarded).
+/// Post: `((tile),(rest))` per mode. Example: `logical_divide((M,K):(K,1),(128,64))` is
+/// `((128,ceil_div(M,128)),(64,ceil_div(K,64))):((K,128*K),(1,64))` (guards `M >= 129`,
+/// `K >= 65` keep the rest modes' strides).
+pub fn logical_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    Ok(SymLayout::new(by_mode(
+        ctx,
+        &a.root,
+        t,
+        "logical_divide",
+        divide_part,
+    )?))
+}
+
+fn zip2_by(n: &Node, g: &Tiler) -> Result<(Node, Node), SymError> {
+    match g {
+        Tiler::Tuple(gs) => {
+            let Node::Tuple(ms) = n else {
+                return Err(SymError::Unsupported {
+                    op: "zip2_by",
+                    what: "a leaf mode for a tuple tiler".into(),
+                });
+            };
+            if ms.len() < gs.len() {
+                return Err(SymError::Unsupported {
+                    op: "zip2_by",
+                    what: "a mode of smaller rank than its tiler".into(),
+                });
+            }
+            let (mut f, mut s) = (Vec::new(), Vec::new());
+            for (i, m) in ms.iter().enumerate() {
+                match gs.get(i) {
+                    Some(gi) => {
+                        let (a, b) = zip2_by(m, gi)?;
+                        f.push(a);
+                        s.push(b);
+                    }
+                    None => s.push(m.clone()),
+                }
+            }
+            Ok((Node::Tuple(f), Node::Tuple(s)))
+        }
+        Tiler::Under => Ok((Node::Leaf(c(1), c(0)), n.clone())),
+        Tiler::Layout(_) => match n {
+            Node::Tuple(ms) if ms.len() == 2 => Ok((ms[0].clone(), ms[1].clone())),
+            _ => Err(SymError::Unsupported {
+                op: "zip2_by",
+                what: "expected a rank-2 (tile, rest) mode".into(),
+            }),
+        },
+    }
+}
+
+fn unzip(l: SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    match t {
+        Tiler::Tuple(_) => {
+            let (a, b) = zip2_by(&l.root, t)?;
+            Ok(SymLayout::new(Node::Tuple(vec![a, b])))
+        }
+        _ => Ok(l),
+    }
+}
+
+/// `zipped_divide(A, T)`: `((tiles…),(rests…))`.
+///
+/// Pre/Post: as [`logical_divide`], regrouped. Example: `zipped_divide((M,N):(1,M),(128,128))`
+/// is `((128,128),(ceil_div(M,128),ceil_div(N,128))):((1,M),(128,128*M))` with structure guards.
+pub fn zipped_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    unzip(logical_divide(ctx, a, t)?, t)
+}
+
+fn arrange(z: SymLayout, flat: bool) -> SymLayout {
+    let modes = z.root.modes();
+    let mut out = Vec::new();
+    for (i, m) in modes.into_iter().enumerate() {
+        match m {
+            Node::Tuple(ms) if (i > 0 || flat) && ms.len() > 1 => out.extend(ms),
+            other => out.push(other),
+        }
+    }
+    SymLayout::new(Node::Tuple(out))
+}
+
+/// `tiled_divide(A, T)`: `((tiles…), rest0, rest1, …)`.
+///
+/// Pre/Post: as [`zipped_divide`], with the rests flattened one level. Example: see tests.
+pub fn tiled_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    Ok(arrange(zipped_divide(ctx, a, t)?, false))
+}
+
+/// `flat_divide(A, T)`: `(tile0, tile1, …, rest0, rest1, …)`.
+///
+/// Pre/Post: as [`zipped_divide`], flattened one level. Example: see tests.
+pub fn flat_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    Ok(arrange(zipped_divide(ctx, a, t)?, true))
+}
+
+fn product_part(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
+    let a = SymLayout::new(a.clone());
+    let span = size_node(&a.root)?.mul(&cosize(ctx, b)?)?;
+    let comp = complement(ctx, &a, Some(&span))?;
+    let r = composition(ctx, &comp, b)?;
+    Ok(Node::Tuple(vec![a.root, r.root]))
+}
+
+/// `logical_product(A, B)`: `(A, complement(A, size(A)·cosize(B)) ∘ B)`, mode by mode along a
+/// tuple tiler.
+///
+/// Pre: the obligations of complement and composition. Post: `(A, repeated)`.
+/// Example: `logical_product(M:1, 4:1)` is `(M,4):(1,M)`.
+pub fn logical_product(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    Ok(SymLayout::new(by_mode(
+        ctx,
+        &a.root,
+        t,
+        "logical_product",
+        product_part,
+    )?))
+}
+
+/// `zipped_product(A, T)`: the product regrouped as `((A modes…),(repeats…))`.
+///
+/// Pre/Post: as [`logical_product`]. Example: see tests.
+pub fn zipped_product(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
+    unzip(logical_product(ctx, a, t)?, t)
+}
+
+/// `right_inverse(L)`: the largest R with `L(R(i)) = i` for `i < size(R)`: the chain of
+/// strides `1, s·d, …` through L's coalesced modes (each step takes the first mode, in order,
+/// whose stride equals the running product; each equality decided or guarded).
+///
+/// Pre: none. Post: the integer algebra's right inverse under the guards.
+/// Example: `right_inverse((16,N):(1,16))` is `16*N:1` with no guard (cutlass#3471).
+pub fn right_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
+    const OP: &str = "right_inverse";
+    let flat = coalesce_leaves(ctx, &l.root, OP)?;
+    let mut res: Vec<(Poly, Poly)> = Vec::new();
+    let mut cur = c(1);
+    let mut taken = vec![false; flat.len()];
+    for _ in 0..flat.len() {
+        let mut pp = c(1);
+        let mut next = None;
+        for (i, (s, d)) in flat.iter().enumerate() {
+            if !taken[i] && ctx.branch_typical(Pred::eq(d.clone(), cur.clone()), OP)? {
+                next = Some((i, s.clone(), d.clone(), pp.clone()));
+                break;
+            }
+            pp = pp.mul(s)?;
+        }
+        let Some((i, s, d, p)) = next else { break };
+        taken[i] = true;
+        cur = s.mul(&d)?;
+        res.push((s, p));
+    }
+    let node = Node::Tuple(res.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
+    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+}
+
+/// `left_inverse(L)`: R with `R(L(i)) = i` for L injective, built from L's coalesced modes
+/// sorted by stride: mode j is `(d_j / size so far) : (shape product before the previous kept
+/// mode)`, the last mode the extent of the largest stride.
+///
+/// Pre: strides >= 0; each non-zero stride divisible by the size inverted so far; the strides
+/// do not overlap (`s_k·d_k <= d_{k+1}`) — each decided or guarded. Post: the integer algebra's
+/// left inverse under the guards. Example: `left_inverse((M,N):(N,1))` is `(N,M):(M,1)`.
+pub fn left_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
+    const OP: &str = "left_inverse";
+    let cm = coalesce_leaves(ctx, &l.root, OP)?;
+    let cm = if cm.is_empty() {
+        vec![(c(1), c(0))]
+    } else {
+        cm
+    };
+    for (_, d) in &cm {
+        ctx.require(Pred::ge(d.clone(), c(0)), OP)?;
+    }
+    let mut order: Vec<usize> = (0..cm.len()).collect();
+    for i in 1..order.len() {
+        let mut j = i;
+        while j > 0 {
+            let p = Pred::ge(cm[order[j]].1.clone(), cm[order[j - 1]].1.clone());
+            if ctx.branch_typical(p, OP)? {
+                break;
+            }
+            order.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let pp = |i: usize| -> Result<Poly, SymError> {
+        let mut acc = c(1);
+        for (s, _) in &cm[..i] {
+            acc = acc.mul(s)?;
+        }
+        Ok(acc)
+    };
+    let mut r: Vec<(Poly, Poly)> = Vec::new();
+    let (mut prev, mut size) = (c(0), c(1));
+    let mut prev_mode: Option<(Poly, Poly)> = None;
+    for &i in &order {
+        let (s_i, d) = &cm[i];
+        if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)? {
+            continue;
+        }
+        if let Some((ps, pd)) = &prev_mode {
+            ctx.require(Pred::ge(d.clone(), ps.mul(pd)?), OP)?;
+        }
+        prev_mode = Some((s_i.clone(), d.clone()));
+        ctx.require(Pred::divides(size.clone(), d.clone()), OP)?;
+        let s = d.floor_div(&size)?;
+        r.push((s.clone(), prev));
+        prev = pp(i)?;
+        size = size.mul(&s)?;
+    }
+    let last = *order.last().expect("at least one mode");
+    r.push((cm[last].0.clone(), prev));
+    let node = Node::Tuple(r.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
+    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+}
+
+/// `local_tile(A, tile, coord)`: the tile at `coord` of `zipped_divide(A, tile)`: the tile's
+/// layout and its offset (`coord` may be symbolic, e.g. `(bm,bk)`).
+///
+/// Pre: `coord` lies in the rest mode (guarded `0 <= c_i < rest_i`, the in-bounds condition).
+/// Post: `(tile layout, offset)`. Example: `local_tile((M,K):(K,1),(128,64),(bm,bk))` is
+/// `((128,64):(K,1), 128*K*bm+64*bk)`.
+pub fn local_tile(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    t: &Tiler,
+    coord: &Item,
+) -> Result<(SymLayout, Poly), SymError> {
+    let z = zipped_divide(ctx, a, t)?;
+    let modes = z.root.modes();
+    if modes.len() != 2 {
+        return Err(SymError::Unsupported {
+            op: "local_tile",
+            what: "the divide is not rank 2".into(),
+        });
+    }
+    let rest = &modes[1];
+    in_domain(ctx, coord, rest, "local_tile")?;
+    let off = crd2idx_node(ctx, coord, rest)?;
+    Ok((SymLayout::new(modes[0].clone()), off))
+}
+
+fn in_domain(ctx: &mut Ctx, coord: &Item, n: &Node, op: &'static str) -> Result<(), SymError> {
+    match (coord, n) {
+        (Item::Tuple(cs), Node::Tuple(ms)) if cs.len() == ms.len() => {
+            for (ci, mi) in cs.iter().zip(ms) {
+                in_domain(ctx, ci, mi, op)?;
+            }
+            Ok(())
+        }
+        (Item::Expr(i), _) => {
+            ctx.require(Pred::ge(i.clone(), c(0)), op)?;
+            ctx.require(Pred::ge(size_node(n)?.sub(&c(1))?, i.clone()), op)
+        }
+        _ => Err(SymError::Unsupported {
+            op,
+            what: "a coordinate not congruent to the rest mode".into(),
+        }),
+    }
+}
+
+/// `local_partition(A, thr, idx)`: thread `idx`'s part of `zipped_divide(A, shape(thr))`: the
+/// rest layout and the offset of the thread's coordinate (`thr` an integer, compact layout;
+/// `idx` may be symbolic).
+///
+/// Pre: `thr` has integer leaves and is a bijection onto `[0, size)`; `0 <= idx < size(thr)`.
+/// Post: `(layout, offset)`. Example: `local_partition((M,K):(K,1),(32,4):(4,1),3)` is
+/// `((ceil_div(M,32),ceil_div(K,4)):(32*K,4), 3)` under structure guards.
+pub fn local_partition(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    thr: &SymLayout,
+    idx: &Poly,
+) -> Result<(SymLayout, Poly), SymError> {
+    const OP: &str = "local_partition";
+    let leaves = thr.root.leaves();
+    let mut ints: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in &leaves {
+        match (s.as_const(), d.as_const()) {
+            (Some(s), Some(d)) => ints.push((s, d)),
+            _ => {
+                return Err(SymError::Unsupported {
+                    op: OP,
+                    what: "the thread layout must have integer leaves".into(),
+                })
+            }
+        }
+    }
+    // Compact: sorted by stride, the strides chain 1, s0*d0, ... (size-1 modes aside).
+    let mut sorted: Vec<(i64, i64)> = ints.iter().copied().filter(|m| m.0 != 1).collect();
+    sorted.sort_by_key(|m| m.1);
+    let mut cur = 1i64;
+    for (s, d) in &sorted {
+        if *d != cur {
+            return Err(SymError::Unsupported {
+                op: OP,
+                what: format!("the thread layout {thr} is not compact"),
+            });
+        }
+        cur = s
+            .checked_mul(*d)
+            .ok_or_else(|| SymError::Overflow("thread layout".into()))?;
+    }
+    ctx.require(Pred::ge(idx.clone(), c(0)), OP)?;
+    ctx.require(Pred::ge(c(cur - 1), idx.clone()), OP)?;
+    // The coordinate of idx: c_i = (idx / d_i) % s_i, congruent to thr's shape.
+    fn coord_of(n: &Node, idx: &Poly) -> Result<Item, SymError> {
+        match n {
+            Node::Leaf(s, d) => {
+                if s.as_const() == Some(1) {
+                    Ok(Item::Expr(c(0)))
+                } else {
+                    Ok(Item::Expr(idx.floor_div(d)?.rem(s)?))
+                }
+            }
+            Node::Tuple(ms) => Ok(Item::Tuple(
+                ms.iter()
+                    .map(|m| coord_of(m, idx))
+                    .collect::<Result<_, _>>()?,
+            )),
+        }
+    }
+    let coord = coord_of(&thr.root, idx)?;
+    // The tiler is thr's shape, mode by mode.
+    fn shape_tiler(n: &Node) -> Tiler {
+        match n {
+            Node::Leaf(s, _) => Tiler::Layout(SymLayout::leaf(s.clone(), c(1))),
+            Node::Tuple(ms) => Tiler::Tuple(ms.iter().map(shape_tiler).collect()),
+        }
+    }
+    let t = shape_tiler(&thr.root);
+    let z = zipped_divide(ctx, a, &t)?;
+    let modes = z.root.modes();
+    if modes.len() != 2 {
+        return Err(SymError::Unsupported {
+            op: OP,
+            what: "the divide is not rank 2".into(),
+        });
+    }
+    let off = crd2idx_node(ctx, &coord, &modes[0])?;
+    Ok((SymLayout::new(modes[1].clone()), off))
+}
+
+/// Reads a tiler: `_`, a layout `s:d`, an expression `n` (`n:1`), or a tuple of tilers.
+///
+/// Pre: none. Post: the tiler or a parse error. Example: `(128,64)`, `(3:3,(2,4):(1,8))`.
+pub fn parse_tiler(s: &str) -> Result<Tiler, SymError> {
+    let mut r = Reader::new(s);
+    let t = read_tiler(&mut r)?;
+    if !r.at_end() {
+        return Err(r.unexpected());
+    }
+    Ok(t)
+}
+
+pub(crate) fn read_tiler(r: &mut Reader<'_>) -> Result<Tiler, SymError> {
+    if r.peek() == Some(b'_') {
+        let save = r.pos;
+        r.pos += 1;
+        match r.peek() {
+            Some(b',') | Some(b')') | None => return Ok(Tiler::Under),
+            _ => r.pos = save,
+        }
+    }
+    // A layout (or an expression) when it parses as one; else a tuple of tilers.
+    let save = r.pos;
+    if let Ok(l) = read_layout(r) {
+        match r.peek() {
+            Some(b',') | Some(b')') | None => {
+                return Ok(match &l.root {
+                    // A tuple without strides is a tuple of leaf tilers, mode by mode.
+                    Node::Tuple(_) if !r_had_colon(r, save) => tuple_of_leaves(&l.root),
+                    _ => Tiler::Layout(leaf_tiler(l)),
+                });
+            }
+            _ => {}
+        }
+    }
+    r.pos = save;
+    r.expect(b'(')?;
+    let mut ts = vec![read_tiler(r)?];
+    while r.eat(b',') {
+        ts.push(read_tiler(r)?);
+    }
+    r.expect(b')')?;
+    Ok(Tiler::Tuple(ts))
+}
+
+fn r_had_colon(r: &Reader<'_>, from: usize) -> bool {
+    r.slice(from).contains(':')
+}
+
+fn leaf_tiler(l: SymLayout) -> SymLayout {
+    l
+}
+
+fn tuple_of_leaves(n: &Node) -> Tiler {
+    match n {
+        Node::Leaf(s, _) => Tiler::Layout(SymLayout::leaf(s.clone(), c(1))),
+        Node::Tuple(ms) => Tiler::Tuple(ms.iter().map(tuple_of_leaves).collect()),
+    }
+}
+
+/// The tiler as a layout when it is one (for printing).
+///
+/// Pre: none. Post: `Some` for a layout tiler. Example: `128` gives `128:1`.
+pub fn as_layout(t: &Tiler) -> Option<&SymLayout> {
+    tiler_layout(t)
+}

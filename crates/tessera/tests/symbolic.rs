@@ -1,0 +1,376 @@
+//! The symbolic layout algebra on the worked examples of `docs/symbolic.md` (from
+//! /work/shared/reference/symbolic.md §5), the three CuTe DSL issues (cutlass#3469, #3470,
+//! #3471), cutlass PR #3622's case, and the typed errors of facts. Each result is also checked
+//! against the integer algebra at a few sizes (the random version is
+//! `tests/symbolic_instantiation.rs`).
+
+use std::collections::BTreeMap;
+use tessera::symbolic::{eval, same_up_to_unit_strides, Facts, Pred, Syntax, Verdict};
+
+fn show(e: &str, f: &[&str]) -> (String, Vec<String>) {
+    let s = eval(e, f).unwrap_or_else(|err| panic!("{e}: {err}"));
+    (
+        s.value.to_string(),
+        s.guards.iter().map(|g| g.to_string()).collect(),
+    )
+}
+
+fn env(kv: &[(&str, i64)]) -> BTreeMap<String, i64> {
+    kv.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// The symbolic result of `e` instantiated at `at` equals the integer algebra on `int`.
+fn agrees(e: &str, f: &[&str], at: &[(&str, i64)], int: &str) {
+    let s = eval(e, f).unwrap();
+    let env = env(at);
+    assert!(
+        s.guards.iter().all(|g| g.pred.holds(&env).unwrap()),
+        "guards fail at {at:?}"
+    );
+    let v = s.value.subs(&env).unwrap();
+    let i = tessera::notation::eval(int).unwrap();
+    match (&v, &i) {
+        (tessera::layout::Value::Layout(a), tessera::layout::Value::Layout(b)) => {
+            assert!(same_up_to_unit_strides(a, b), "{e} at {at:?}: {a} vs {b}")
+        }
+        _ => assert_eq!(v.to_string(), i.to_string(), "{e} at {at:?}"),
+    }
+}
+
+#[test]
+fn logical_divide_of_a_gemm_operand_needs_no_guard() {
+    let (v, g) = show("logical_divide((M,K):(K,1),(128,64))", &[]);
+    assert_eq!(
+        v,
+        "((128,ceil_div(M,128)),(64,ceil_div(K,64))):((K,128*K),(1,64))"
+    );
+    assert!(g.is_empty(), "{g:?}");
+    agrees(
+        "logical_divide((M,K):(K,1),(128,64))",
+        &[],
+        &[("M", 256), ("K", 128)],
+        "logical_divide((256,128):(128,1),(128,64))",
+    );
+    agrees(
+        "logical_divide((M,K):(K,1),(128,64))",
+        &[],
+        &[("M", 130), ("K", 64)],
+        "logical_divide((130,64):(64,1),(128,64))",
+    );
+    // Under the divisibility facts, the floor form of the notation is the same layout.
+    let (v, g) = show(
+        "logical_divide((M,K):(K,1),(128,64))",
+        &["M % 128 == 0", "K % 64 == 0"],
+    );
+    assert_eq!(v, "((128,M/128),(64,K/64)):((K,128*K),(1,64))");
+    assert!(g.is_empty());
+}
+
+#[test]
+fn coalesce_merges_what_is_proved() {
+    // Example 2: a polynomial identity, no fact needed (CuTe C++ and the DSL do not merge).
+    assert_eq!(show("coalesce((M,N):(1,M))", &[]), ("M*N:1".into(), vec![]));
+    // Example 3: the merge needs M*N == 1; the structure is exact when no mode is 1.
+    let (v, g) = show("coalesce((M,N):(N,1))", &[]);
+    assert_eq!(v, "(M,N):(N,1)");
+    assert!(
+        g.contains(&"M != 1".to_string()) && g.contains(&"N != 1".to_string()),
+        "{g:?}"
+    );
+    agrees(
+        "coalesce((M,N):(N,1))",
+        &[],
+        &[("M", 3), ("N", 5)],
+        "coalesce((3,5):(5,1))",
+    );
+}
+
+#[test]
+fn cutlass_3469_coalesce_of_a_dynamic_mode() {
+    // The DSL returns (16,?):(8,128) unchanged; 16*8 == 128 merges the modes.
+    assert_eq!(
+        show("coalesce((16,N/128):(8,128))", &[]),
+        ("16*(N/128):8".into(), vec![])
+    );
+    assert_eq!(
+        show("coalesce((16,N):(8,128))", &[]),
+        ("16*N:8".into(), vec![])
+    );
+    agrees(
+        "coalesce((16,N/128):(8,128))",
+        &[],
+        &[("N", 900)],
+        "coalesce((16,7):(8,128))",
+    );
+    // The follow-up: a transposed 256x192 tensor with a dynamic mode 1 coalesces fully.
+    assert_eq!(
+        show("coalesce((192,N):(1,192))", &[]),
+        ("192*N:1".into(), vec![])
+    );
+}
+
+#[test]
+fn cutlass_3470_composition_with_a_dynamic_tiler_mode() {
+    // #3470 composes (4096,8192):(1,4096) with a scaled-basis tiler (32,?,8,128); with plain
+    // strides: the composition of a column-major tensor with a tiler of runtime extent T.
+    let (v, g) = show("composition((4096,8192):(1,4096),(32,T):(1,32))", &[]);
+    assert_eq!(v, "(32,T):(1,32)");
+    // No guard: T's mode lands in the second mode of A, which extends (CuTe's semantics).
+    assert!(g.is_empty(), "{g:?}");
+    agrees(
+        "composition((4096,8192):(1,4096),(32,T):(1,32))",
+        &[],
+        &[("T", 6)],
+        "composition((4096,8192):(1,4096),(32,6):(1,32))",
+    );
+}
+
+#[test]
+fn cutlass_3471_right_inverse_of_a_dynamic_layout() {
+    // The DSL raises; PyCuTe returns (16,N):(1,16) uncoalesced. Tessera: 16*N:1, no guard.
+    assert_eq!(
+        show("right_inverse((16,N):(1,16))", &[]),
+        ("16*N:1".into(), vec![])
+    );
+    agrees(
+        "right_inverse((16,N):(1,16))",
+        &[],
+        &[("N", 7)],
+        "right_inverse((16,7):(1,16))",
+    );
+}
+
+#[test]
+fn cutlass_pr_3622_symbolic_tiler_is_refuted_or_guarded() {
+    // cutlass#3513 / PR #3622: zipped_divide((12,(4,8)):(7,(1,30)), 128): CuTe returns a
+    // layout of size 288 instead of 384; PR #3622 asserts only when the shape is static.
+    // Tessera refutes it for every size (no name is involved).
+    let err = eval("zipped_divide((12,(4,8)):(7,(1,30)),128)", &[] as &[&str]).unwrap_err();
+    assert_eq!(err.code(), "refuted");
+    assert!(tessera::notation::eval("zipped_divide((12,(4,8)):(7,(1,30)),128)").is_err());
+    // With a symbolic tiler T the answer is guarded; every allowed T agrees with the integer
+    // algebra (T = 12: a divisor of 12).
+    let s = eval(
+        "zipped_divide((12,(4,8)):(7,(1,30)),T)",
+        &["T % 12 == 0", "T <= 12"],
+    )
+    .unwrap();
+    let at = env(&[("T", 12)]);
+    assert!(s.guards.iter().all(|g| g.pred.holds(&at).unwrap()));
+    let v = s.value.subs(&at).unwrap().to_string();
+    assert_eq!(
+        v,
+        tessera::notation::eval("zipped_divide((12,(4,8)):(7,(1,30)),12)")
+            .unwrap()
+            .to_string()
+    );
+}
+
+#[test]
+fn composition_of_a_coalescible_operand_needs_no_guard() {
+    // Example 5: A coalesces to M*N:1 first, so (4,8):(1,4) for every M, N (CuTe C++'s dynamic
+    // path gives a wrong layout at M = 3).
+    assert_eq!(
+        show("composition((M,N):(1,M),(4,8):(1,4))", &[]),
+        ("(4,8):(1,4)".into(), vec![])
+    );
+    for (m, n) in [(3, 5), (3, 16), (8, 8)] {
+        agrees(
+            "composition((M,N):(1,M),(4,8):(1,4))",
+            &[],
+            &[("M", m), ("N", n)],
+            &format!("composition(({m},{n}):(1,{m}),(4,8):(1,4))"),
+        );
+    }
+}
+
+#[test]
+fn complement_with_a_symbolic_cotarget() {
+    assert_eq!(
+        show("complement(128:1,M)", &[]),
+        ("ceil_div(M,128):128".into(), vec![])
+    );
+    agrees(
+        "complement(128:1,M)",
+        &[],
+        &[("M", 300)],
+        "complement(128:1,300)",
+    );
+    agrees(
+        "complement(128:1,M)",
+        &[],
+        &[("M", 100)],
+        "complement(128:1,100)",
+    );
+    assert_eq!(
+        show("complement(128:1,M)", &["M % 128 == 0"]).0,
+        "M/128:128"
+    );
+}
+
+#[test]
+fn inverses_of_a_row_major_layout() {
+    let (v, _) = show("right_inverse((M,N):(N,1))", &[]);
+    assert_eq!(v, "(N,M):(M,1)");
+    agrees(
+        "right_inverse((M,N):(N,1))",
+        &[],
+        &[("M", 3), ("N", 5)],
+        "right_inverse((3,5):(5,1))",
+    );
+    let (v, _) = show("left_inverse((M,N):(N,1))", &[]);
+    assert_eq!(v, "(N,M):(M,1)");
+}
+
+#[test]
+fn local_tile_and_its_in_bounds_guards() {
+    // Example 8: the tile is (128,64):(K,1) at offset 128*K*bm + 64*bk; the guards are the
+    // in-bounds conditions of the CTA coordinate.
+    let (v, g) = show("local_tile((M,K):(K,1),(128,64),(bm,bk))", &[]);
+    assert_eq!(v, "((128,64):(K,1),128*K*bm+64*bk)");
+    assert_eq!(g, vec!["ceil_div(M,128) > bm", "ceil_div(K,64) > bk"]);
+    agrees(
+        "local_tile((M,K):(K,1),(128,64),(bm,bk))",
+        &[],
+        &[("M", 300), ("K", 128), ("bm", 2), ("bk", 1)],
+        "local_tile((300,128):(128,1),(128,64),(2,1))",
+    );
+}
+
+#[test]
+fn ragged_zipped_divide() {
+    // Example 9.
+    let (v, g) = show("zipped_divide((M,N):(1,M),(128,128))", &[]);
+    assert_eq!(
+        v,
+        "((128,128),(ceil_div(M,128),ceil_div(N,128))):((1,M),(128,128*M))"
+    );
+    assert!(g.is_empty());
+    agrees(
+        "zipped_divide((M,N):(1,M),(128,128))",
+        &[],
+        &[("M", 300), ("N", 256)],
+        "zipped_divide((300,256):(1,300),(128,128))",
+    );
+}
+
+#[test]
+fn local_partition_by_a_thread_layout() {
+    let (v, g) = show("local_partition((M,K):(K,1),(32,4):(4,1),t)", &[]);
+    assert_eq!(
+        v,
+        "((ceil_div(M,32),ceil_div(K,4)):(32*K,4),K*((t/4)%32)+t%4)"
+    );
+    assert_eq!(g, vec!["t <= 127"]);
+    agrees(
+        "local_partition((M,K):(K,1),(32,4):(4,1),t)",
+        &[],
+        &[("M", 128), ("K", 64), ("t", 3)],
+        "local_partition((128,64):(64,1),(32,4):(4,1),3)",
+    );
+}
+
+#[test]
+fn facts_errors_name_the_fact() {
+    let e = eval("coalesce((M,N):(1,M))", &["Q % 2 == 0"]).unwrap_err();
+    assert_eq!(e.code(), "unknown_name");
+    assert!(e.to_string().contains("Q % 2 == 0"));
+    let e = eval("coalesce((M,N):(1,M))", &["M % 2 == 1", "M % 4 == 0"]).unwrap_err();
+    assert_eq!(e.code(), "contradictory_facts");
+    assert!(
+        e.to_string().contains("M % 4 == 0") && e.to_string().contains("M % 2 == 1"),
+        "{e}"
+    );
+    let e = eval("coalesce((M,N):(1,M))", &["M*N % 8 == 0"]).unwrap_err();
+    assert_eq!(e.code(), "nonlinear_fact");
+    assert!(e.to_string().contains("M*N % 8 == 0"));
+    let e = eval("coalesce((M,N):(1,M))", &["M >= 10", "M <= 5"]).unwrap_err();
+    assert_eq!(e.code(), "contradictory_facts");
+    let e = eval(
+        "coalesce((M,N):(1,M))",
+        &["M % 8 == 0", "M == 4*P", "P % 2 == 1"],
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "contradictory_facts", "{e}");
+}
+
+#[test]
+fn decisions_proved_refuted_with_witness_or_guard() {
+    let f = Facts::parse(&["M % 128 == 0", "K >= 64"]).unwrap();
+    let m = tessera::symbolic::parse_expr("M").unwrap();
+    let k = tessera::symbolic::parse_expr("K").unwrap();
+    let c = |v| tessera::symbolic::Poly::constant(v);
+    assert_eq!(
+        f.decide(&Pred::divides(c(64), m.clone())).unwrap(),
+        Verdict::Proved
+    );
+    assert_eq!(
+        f.decide(&Pred::ge(m.clone(), c(128))).unwrap(),
+        Verdict::Proved
+    );
+    assert_eq!(
+        f.decide(&Pred::ge(k.clone(), c(64))).unwrap(),
+        Verdict::Proved
+    );
+    // M + 1 is never a multiple of 2: refuted, with a witness satisfying the facts.
+    match f
+        .decide(&Pred::divides(c(2), m.add(&c(1)).unwrap()))
+        .unwrap()
+    {
+        Verdict::Refuted(w) => assert!(f.satisfied_by(&w) && w["M"] % 128 == 0),
+        v => panic!("{v:?}"),
+    }
+    // 256 | M is undecided: a guard, and a counterexample that satisfies the facts.
+    match f.decide(&Pred::divides(c(256), m.clone())).unwrap() {
+        Verdict::Unknown(Some(w)) => assert!(f.satisfied_by(&w) && w["M"] % 256 != 0),
+        v => panic!("{v:?}"),
+    }
+    // Definitions: M == 4*P with P % 2 == 0 proves 8 | M.
+    let f = Facts::parse(&["M == 4*P", "P % 2 == 0"]).unwrap();
+    assert_eq!(
+        f.decide(&Pred::divides(c(8), m.clone())).unwrap(),
+        Verdict::Proved
+    );
+}
+
+#[test]
+fn guards_print_as_cpp_and_python() {
+    let p = Pred::divides(
+        tessera::symbolic::Poly::constant(128),
+        tessera::symbolic::parse_expr("M").unwrap(),
+    );
+    assert_eq!(p.render(Syntax::Cpp), "M % 128 == 0");
+    assert_eq!(p.render(Syntax::Python), "M % 128 == 0");
+    let q = Pred::ge(
+        tessera::symbolic::parse_expr("ceil_div(M,128)").unwrap(),
+        tessera::symbolic::parse_expr("bm+1").unwrap(),
+    );
+    assert_eq!(q.render(Syntax::Plain), "ceil_div(M,128) > bm");
+    assert_eq!(q.render(Syntax::Cpp), "(M / 128 + (M % 128 != 0)) > bm");
+    assert_eq!(q.render(Syntax::Python), "(-(-M // 128)) > bm");
+}
+
+#[test]
+fn expressions_parse_and_print_back() {
+    for (t, want) in [
+        ("(128*K)/128", "K"),
+        ("(M/128)*128", "128*(M/128)"),
+        ("M - M + K", "K"),
+        ("(4*M + 3) % 4", "3"),
+        ("ceil_div(256, 128)", "2"),
+        ("-(M/128)", "-(M/128)"),
+        ("(M+127)/128", "(M+127)/128"),
+    ] {
+        let p = tessera::symbolic::parse_expr(t).unwrap();
+        assert_eq!(p.to_string(), want, "{t}");
+        // Printing reads back to the same polynomial.
+        assert_eq!(
+            tessera::symbolic::parse_expr(&p.to_string()).unwrap(),
+            p,
+            "{t}"
+        );
+    }
+    let e = tessera::symbolic::parse_expr("M + * 2").unwrap_err();
+    assert_eq!(e.code(), "parse_error");
+    assert!(e.to_string().contains("column 5"), "{e}");
+}

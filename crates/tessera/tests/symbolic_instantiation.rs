@@ -1,0 +1,445 @@
+//! Instantiation tests of the symbolic layout algebra.
+//!
+//! For random symbolic cases of every operation (random layouts over the names `M`, `N`, `K`,
+//! random divisibility and bound facts), the symbolic answer (result + guards) is instantiated
+//! at random assignments satisfying the facts and compared with the integer algebra on the
+//! instantiated inputs (which is exact):
+//!
+//! * soundness (asserted): wherever the facts and the guards hold, the integer algebra succeeds
+//!   and equals the instantiated result (up to the stride of size-1 modes);
+//! * guard strength (reported): where a guard fails, whether the integer algebra refuses or
+//!   differs (the guard was needed there) or agrees (the guard is stronger than the exact
+//!   condition at that point); a case's guard is *exact on its sample* when it holds exactly
+//!   where the integer algebra agrees.
+//!
+//! `TESSERA_SYM_CASES` sets the number of cases per operation (default 10,000);
+//! `TESSERA_SYM_SEED` the seed. Run with `--nocapture` to see the figures.
+
+use std::collections::BTreeMap;
+use tessera::layout::Value;
+use tessera::notation::eval as int_eval;
+use tessera::symbolic::{eval, same_up_to_unit_strides, Facts, SymError, SymLayout};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len())]
+    }
+    fn chance(&mut self, p: u32) -> bool {
+        self.below(100) < p as usize
+    }
+}
+
+const NAMES: [&str; 3] = ["M", "N", "K"];
+
+/// A random shape leaf: a small constant, a name, or a multiple of a name.
+fn shape_leaf(r: &mut Rng, names: &[&str]) -> String {
+    match r.below(10) {
+        0..=3 => r.pick(&[1, 2, 3, 4, 6, 8, 16]).to_string(),
+        4..=7 => r.pick(names).to_string(),
+        8 => format!("{}*{}", r.pick(&[2, 4]), r.pick(names)),
+        _ => format!("{}/{}", r.pick(names), r.pick(&[2, 4])),
+    }
+}
+
+/// A random layout of rank 1..=max_rank: a permuted compact layout (sometimes with a gap, or
+/// a random stride), over symbolic or constant leaves.
+fn layout(r: &mut Rng, names: &[&str], max_rank: usize, symbolic: bool) -> String {
+    let rank = 1 + r.below(max_rank);
+    let shapes: Vec<String> = (0..rank)
+        .map(|_| {
+            if symbolic {
+                shape_leaf(r, names)
+            } else {
+                r.pick(&[1, 2, 3, 4, 8]).to_string()
+            }
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for i in (1..rank).rev() {
+        order.swap(i, r.below(i + 1));
+    }
+    let mut strides = vec![String::new(); rank];
+    let mut acc = "1".to_string();
+    for &i in &order {
+        strides[i] = if r.chance(10) {
+            if symbolic && r.chance(50) {
+                r.pick(names).to_string()
+            } else {
+                r.pick(&[0, 1, 2, 3, 5]).to_string()
+            }
+        } else {
+            acc.clone()
+        };
+        let gap = if r.chance(15) { "*2" } else { "" };
+        acc = format!("({acc})*({}){gap}", shapes[i]);
+    }
+    // Canonicalize the stride text through the parser.
+    let strides: Vec<String> = strides
+        .iter()
+        .map(|s| tessera::symbolic::parse_expr(s).unwrap().to_string())
+        .collect();
+    if rank == 1 {
+        format!("{}:{}", shapes[0], strides[0])
+    } else {
+        format!("({}):({})", shapes.join(","), strides.join(","))
+    }
+}
+
+fn facts(r: &mut Rng, names: &[&str]) -> Vec<String> {
+    let mut f = Vec::new();
+    for n in names {
+        if r.chance(40) {
+            f.push(format!("{n} % {} == 0", r.pick(&[2, 4, 8, 16])));
+        }
+        if r.chance(20) {
+            f.push(format!("{n} >= {}", r.pick(&[2, 4, 16])));
+        }
+    }
+    f
+}
+
+/// One generated case: the symbolic call, and how to build the integer call from values.
+struct Case {
+    text: String,
+    facts: Vec<String>,
+    /// Pieces of the call: literal text or a symbolic layout / expression to instantiate.
+    pieces: Vec<Piece>,
+}
+
+enum Piece {
+    Lit(String),
+    /// A layout the integer call takes as `shape,stride`.
+    Split(SymLayout),
+    Layout(SymLayout),
+    Expr(tessera::symbolic::Poly),
+}
+
+fn case(op: &str, r: &mut Rng) -> Case {
+    let names: Vec<&str> = NAMES[..1 + r.below(3)].to_vec();
+    let l = |r: &mut Rng, k: usize, s: bool| layout(r, &names, k, s);
+    let mut pieces: Vec<Piece> = Vec::new();
+    let lay = |s: &str| Piece::Layout(s.parse::<SymLayout>().unwrap());
+    let lit = |s: &str| Piece::Lit(s.to_string());
+    let ex = |s: &str| Piece::Expr(tessera::symbolic::parse_expr(s).unwrap());
+    let tile = |r: &mut Rng| r.pick(&[1, 2, 4, 8, 16]).to_string();
+    match op {
+        "size" | "cosize" | "coalesce" | "right_inverse" | "left_inverse" => {
+            let a = l(r, 3, true);
+            pieces.extend([lit(&format!("{op}(")), lay(&a), lit(")")]);
+        }
+        "composition" => {
+            let a = l(r, 3, true);
+            let sb = r.chance(30);
+            let b = l(r, 2, sb);
+            pieces.extend([lit("composition("), lay(&a), lit(","), lay(&b), lit(")")]);
+        }
+        "complement" => {
+            let a = l(r, 2, true);
+            pieces.extend([lit("complement("), lay(&a)]);
+            if r.chance(70) {
+                let m = if r.chance(50) {
+                    r.pick(&names).to_string()
+                } else {
+                    r.pick(&[16, 64, 100]).to_string()
+                };
+                pieces.extend([lit(","), ex(&m)]);
+            }
+            pieces.push(lit(")"));
+        }
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "local_tile" => {
+            let rank = 1 + r.below(2);
+            let a = if rank == 1 {
+                l(r, 1, true)
+            } else {
+                // A rank-2 layout whose modes are leaves.
+                let s: Vec<String> = (0..2).map(|_| shape_leaf(r, &names)).collect();
+                if r.chance(50) {
+                    format!("({},{}):(1,{})", s[0], s[1], s[0])
+                } else {
+                    format!("({},{}):({},1)", s[0], s[1], s[1])
+                }
+            };
+            let a_rank = if a.starts_with('(') && a.contains(',') {
+                2
+            } else {
+                1
+            };
+            pieces.extend([lit(&format!("{op}(")), lay(&a), lit(",")]);
+            if a_rank == 2 && (r.chance(70) || op == "local_tile") {
+                let (t0, t1) = (tile(r), tile(r));
+                pieces.push(lit(&format!("({t0},{t1})")));
+                if op == "local_tile" {
+                    pieces.extend([
+                        lit(",("),
+                        ex(&r.below(3).to_string()),
+                        lit(","),
+                        ex(&r.below(3).to_string()),
+                        lit(")"),
+                    ]);
+                }
+            } else if op == "local_tile" {
+                let t0 = tile(r);
+                pieces.extend([lit(&t0), lit(","), ex(&r.below(3).to_string())]);
+            } else {
+                let t = layout(r, &names, 2, false);
+                pieces.push(lay(&t));
+            }
+            pieces.push(lit(")"));
+        }
+        "logical_product" | "zipped_product" => {
+            let a = l(r, 2, true);
+            let sb = r.chance(30);
+            let b = layout(r, &names, 2, sb);
+            pieces.extend([lit(&format!("{op}(")), lay(&a), lit(","), lay(&b), lit(")")]);
+        }
+        "crd2idx" => {
+            let a = l(r, 3, true);
+            pieces.extend([
+                lit("crd2idx("),
+                ex(&r.below(4).to_string()),
+                lit(","),
+                Piece::Split(a.parse().unwrap()),
+                lit(")"),
+            ]);
+        }
+        "local_partition" => {
+            let s: Vec<String> = (0..2).map(|_| shape_leaf(r, &names)).collect();
+            let a = format!("({},{}):({},1)", s[0], s[1], s[1]);
+            let thr = r
+                .pick(&["(2,2):(2,1)", "(4,2):(2,1)", "(2,4):(1,2)", "4:1"])
+                .to_string();
+            let thr = if thr == "4:1" {
+                "(4,1):(1,4)".to_string()
+            } else {
+                thr
+            };
+            pieces.extend([
+                lit("local_partition("),
+                lay(&a),
+                lit(","),
+                lay(&thr),
+                lit(","),
+                ex(&r.below(4).to_string()),
+                lit(")"),
+            ]);
+        }
+        _ => unreachable!("{op}"),
+    }
+    let mut text = String::new();
+    for p in &pieces {
+        match p {
+            Piece::Lit(s) => text.push_str(s),
+            Piece::Layout(l) | Piece::Split(l) => text.push_str(&l.to_string()),
+            Piece::Expr(e) => text.push_str(&e.to_string()),
+        }
+    }
+    let mut used: Vec<String> = Vec::new();
+    for p in &pieces {
+        match p {
+            Piece::Layout(l) | Piece::Split(l) => l.root.names(&mut used),
+            Piece::Expr(e) => e.names(&mut used),
+            Piece::Lit(_) => {}
+        }
+    }
+    let used: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| used.iter().any(|u| u == n))
+        .collect();
+    let facts = facts(r, &used);
+    Case {
+        text,
+        facts,
+        pieces,
+    }
+}
+
+/// The integer call for an assignment (`None` when an input is not a valid integer layout).
+fn instantiate(c: &Case, env: &BTreeMap<String, i64>) -> Option<String> {
+    let mut t = String::new();
+    for p in &c.pieces {
+        match p {
+            Piece::Lit(s) => t.push_str(s),
+            Piece::Layout(l) => t.push_str(&l.subs(env).ok()?.to_string()),
+            Piece::Split(l) => t.push_str(&l.subs(env).ok()?.to_string().replacen(':', ",", 1)),
+            Piece::Expr(e) => {
+                let v = e.eval(env).ok()?;
+                if v < 0 {
+                    return None;
+                }
+                t.push_str(&v.to_string())
+            }
+        }
+    }
+    Some(t)
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Layout(x), Value::Layout(y)) => same_up_to_unit_strides(x, y),
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        // A rank-1 coordinate prints as an integer.
+        (Value::Tuple(x), y) | (y, Value::Tuple(x)) if x.len() == 1 => same(&x[0], y),
+        _ => false,
+    }
+}
+
+#[derive(Default, Debug)]
+struct Stats {
+    cases: usize,
+    refused: usize,
+    unsupported: usize,
+    points: usize,
+    agree_under_guards: usize,
+    broken_needed: usize,
+    broken_not_needed: usize,
+    cases_with_guards: usize,
+    cases_exact: usize,
+    cases_stronger: usize,
+}
+
+fn assignment(r: &mut Rng, f: &Facts, names: &[String]) -> BTreeMap<String, i64> {
+    let mut env = BTreeMap::new();
+    for n in names {
+        let (x0, m) = f.info(n).map_or((1, 1), |i| (i.x0, i.m));
+        let y = *r.pick(&[0, 0, 1, 1, 2, 3, 4, 5, 7, 9, 15, 31]);
+        env.insert(n.clone(), x0 + m * y);
+    }
+    env
+}
+
+fn run(op: &str, n: usize, seed: u64) -> Stats {
+    let mut r = Rng(seed ^ (op.len() as u64 * 0x9E37_79B9) ^ 0xDEAD_BEEF);
+    let mut st = Stats::default();
+    for _ in 0..n {
+        let c = case(op, &mut r);
+        st.cases += 1;
+        let sym = match eval(&c.text, &c.facts) {
+            Ok(s) => s,
+            Err(SymError::Refuted { .. }) => {
+                st.refused += 1;
+                continue;
+            }
+            Err(SymError::Unsupported { .. }) => {
+                st.unsupported += 1;
+                continue;
+            }
+            Err(e) => panic!("{} under {:?}: unexpected error {e}", c.text, c.facts),
+        };
+        let facts = Facts::parse(&c.facts).unwrap();
+        let names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
+        let (mut guard_true_agree, mut guard_false_agree, mut guard_false_disagree) = (0, 0, 0);
+        for _ in 0..6 {
+            let env = assignment(&mut r, &facts, &names);
+            assert!(facts.satisfied_by(&env), "{env:?} breaks {:?}", c.facts);
+            let Some(itext) = instantiate(&c, &env) else {
+                continue;
+            };
+            st.points += 1;
+            let guards_hold = sym
+                .guards
+                .iter()
+                .all(|g| g.pred.holds(&env).unwrap_or(false));
+            let int = int_eval(&itext);
+            let inst = sym.value.subs(&env);
+            let agree = match (&int, &inst) {
+                (Ok(a), Ok(b)) => same(a, b),
+                _ => false,
+            };
+            if guards_hold {
+                assert!(
+                    agree,
+                    "{op}: {} under {:?} with guards [{}] = {}\n at {env:?}: integer {itext} = {:?}, instantiated {:?}",
+                    c.text,
+                    c.facts,
+                    sym.guards.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(", "),
+                    sym.value,
+                    int.map(|v| v.to_string()),
+                    inst.map(|v| v.to_string()),
+                );
+                st.agree_under_guards += 1;
+                guard_true_agree += 1;
+            } else if agree {
+                st.broken_not_needed += 1;
+                guard_false_agree += 1;
+            } else {
+                st.broken_needed += 1;
+                guard_false_disagree += 1;
+            }
+        }
+        let _ = guard_true_agree;
+        if !sym.guards.is_empty() {
+            st.cases_with_guards += 1;
+            if guard_false_agree == 0 {
+                st.cases_exact += 1;
+            } else {
+                st.cases_stronger += 1;
+            }
+            let _ = guard_false_disagree;
+        }
+    }
+    st
+}
+
+const OPS: &[&str] = &[
+    "size",
+    "cosize",
+    "coalesce",
+    "composition",
+    "complement",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "right_inverse",
+    "left_inverse",
+    "crd2idx",
+    "local_tile",
+    "local_partition",
+];
+
+#[test]
+fn instantiation_agrees_with_the_integer_algebra() {
+    let n: usize = std::env::var("TESSERA_SYM_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
+    let seed: u64 = std::env::var("TESSERA_SYM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5EED_2026);
+    eprintln!("op | cases | refused | unsupported | points | agree under guards | guard broken: needed / not needed | cases with guards: exact on sample / stronger");
+    for op in OPS {
+        let st = run(op, n, seed);
+        eprintln!(
+            "{op} | {} | {} | {} | {} | {} | {} / {} | {}: {} / {}",
+            st.cases,
+            st.refused,
+            st.unsupported,
+            st.points,
+            st.agree_under_guards,
+            st.broken_needed,
+            st.broken_not_needed,
+            st.cases_with_guards,
+            st.cases_exact,
+            st.cases_stronger
+        );
+        assert_eq!(st.cases, n);
+        assert!(st.agree_under_guards > 0, "{op}: nothing checked");
+    }
+}
