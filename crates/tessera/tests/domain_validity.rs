@@ -137,3 +137,19 @@ fn closed_form_hole_freedom_matches_enumeration() {
     }
     assert!(checked > 2500, "{checked}");
 }
+
+/// The collision witness of an aliasing allocation is computed exactly: with strides 2^62 the
+/// offset of (0, 2) is 2^63, past i64 (it overflowed, a panic in debug builds, found by the
+/// structured fuzz proptest), and (1, 0) and (0, 1) both sit at 2^62.
+#[test]
+fn aliasing_witness_with_offsets_past_i64() {
+    let s = 1i64 << 62;
+    let text = format!("A = iter 2\nB = iter 3\nloop A B\nalloc A B strides {s} {s}\n");
+    let e = tessera::domain::parse(&text).unwrap_err();
+    assert_eq!(e.code(), "aliasing_alloc");
+    let m = e.to_string();
+    assert!(
+        m.contains("[0, 1] and [1, 0] both at 4611686018427387904"),
+        "{m}"
+    );
+}

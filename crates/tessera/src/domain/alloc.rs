@@ -142,10 +142,10 @@ pub fn check_aliasing(s: &Schedule) -> Result<()> {
     }
 }
 
-/// Two coordinates (row-major over `ext`) with the same offset, when the domain has at most
-/// 2^16 points. Only the dimensions of extent > 1 are enumerated (at most 16 of them; the others
+/// Two coordinates (row-major over `ext`) with the same offset (computed exactly, in 128 bits),
+/// when the domain has at most 2^16 points. Only the dimensions of extent > 1 are enumerated (at most 16 of them; the others
 /// are 0), so the search costs O(2^16 · 16) however many dimensions of extent 1 there are.
-fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
+fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i128)> {
     let n = ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e))?;
     if n > 1 << 16 {
         return None;
@@ -171,7 +171,13 @@ fn collision(ext: &[i64], st: &[i64]) -> Option<(Vec<i64>, Vec<i64>, i64)> {
     for i in 0..n {
         super::steps::tick(active.len() + 1);
         let c = coord(i);
-        let off = c.iter().zip(&active).map(|(a, &k)| a * st[k]).sum::<i64>();
+        // Offsets in 128 bits: a coordinate below 2^16 times an i64 stride, summed over at most 16
+        // dimensions, cannot overflow, so a collision is a true one (no wrapped alias).
+        let off = c
+            .iter()
+            .zip(&active)
+            .map(|(&a, &k)| i128::from(a) * i128::from(st[k]))
+            .sum::<i128>();
         if let Some(&j) = seen.get(&off) {
             return Some((full(&coord(j)), full(&c), off));
         }
