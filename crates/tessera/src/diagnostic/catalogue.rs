@@ -640,9 +640,9 @@ pub const OTHER: &[Code] = &[
     Code {
         family: Family::Other,
         code: "division_by_zero",
-        title: "a divisor is the constant 0",
+        title: "a divisor is 0",
         obligation: "",
-        explanation: "`tessera simplify` refuses `/`, `%` and `cdiv` whose divisor is 0 once its operands are simplified: the expression is undefined at every point, and no rewrite may make it defined.",
+        explanation: "`tessera simplify` refuses `/`, `%` and `cdiv` whose divisor is 0 once its operands are simplified: the expression is undefined at every point, and no rewrite may make it defined. The symbolic layout algebra (`tessera eval --symbolic`, docs/symbolic.md) refuses a constant divisor 0 in `/`, `%` or `ceil_div` the same way, and a symbolic divisor that evaluates to 0 when a result is instantiated (e.g. `tessera eval --symbolic '(M/0):1'`).",
         example: Example::Text("tessera simplify 'i / 0'"),
     },
     Code {
@@ -1004,14 +1004,6 @@ pub const OTHER: &[Code] = &[
         obligation: "",
         explanation: "Instantiation (`.subs(...)`) needs a value for every name of the result.",
         example: Example::Text("Python: tessera.Layout('(M,K):(K,1)').subs(M=4)"),
-    },
-    Code {
-        family: Family::Other,
-        code: "division_by_zero",
-        title: "an expression divides by zero",
-        obligation: "",
-        explanation: "A constant divisor 0 in `/`, `%` or `ceil_div`, or a symbolic divisor that evaluates to 0 at instantiation.",
-        example: Example::Text("tessera eval --symbolic '(M/0):1'"),
     },
     Code {
         family: Family::Other,
