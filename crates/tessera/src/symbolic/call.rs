@@ -5,7 +5,10 @@ use super::expr::{Item, Poly, Reader};
 use super::facts::{Assignment, Facts};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
+use super::product::{self, read_slice_crd, SliceCrd};
+use super::ragged::{self, SymRagged};
 use super::{Ctx, Sym, SymError};
+use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
 use std::fmt;
 
@@ -20,6 +23,8 @@ pub enum SymValue {
     Coord(Item),
     /// A pair, e.g. `(tile, offset)`.
     Tuple(Vec<SymValue>),
+    /// A ragged divide: the layout over the padded domain, its hole count and predicate.
+    Ragged(Box<SymRagged>),
 }
 
 fn write_item(f: &mut fmt::Formatter<'_>, it: &Item) -> fmt::Result {
@@ -44,6 +49,7 @@ impl fmt::Display for SymValue {
             SymValue::Layout(l) => write!(f, "{l}"),
             SymValue::Expr(p) => write!(f, "{p}"),
             SymValue::Coord(c) => write_item(f, c),
+            SymValue::Ragged(r) => write!(f, "{r}"),
             SymValue::Tuple(v) => {
                 f.write_str("(")?;
                 for (i, x) in v.iter().enumerate() {
@@ -79,6 +85,13 @@ impl SymValue {
             SymValue::Layout(l) => Value::Layout(l.subs(env)?),
             SymValue::Expr(p) => Value::Int(p.eval(env)?),
             SymValue::Coord(c) => item_subs(c, env)?,
+            // (layout, points, valid, holes), as the integer ragged divide reports them.
+            SymValue::Ragged(r) => Value::Tuple(vec![
+                Value::Layout(r.layout.subs(env)?),
+                Value::Int(r.points.eval(env)?),
+                Value::Int(r.valid.eval(env)?),
+                Value::Int(r.holes.eval(env)?),
+            ]),
             SymValue::Tuple(v) => {
                 Value::Tuple(v.iter().map(|x| x.subs(env)).collect::<Result<_, _>>()?)
             }
@@ -87,7 +100,8 @@ impl SymValue {
 }
 
 /// The operations the symbolic language accepts, with their argument kinds
-/// (`L` layout, `T` tiler, `E` expression, `C` coordinate, `L?`/`E?` optional).
+/// (`L` layout, `T` tiler, `E` expression, `C` coordinate or shape, `S` slice coordinate
+/// with `_`, `L?`/`E?`/`C?` optional).
 pub const OPERATIONS: &[(&str, &str)] = &[
     ("size", "L"),
     ("cosize", "L"),
@@ -106,6 +120,16 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("idx2crd", "E,C"),
     ("local_tile", "L,T,C"),
     ("local_partition", "L,L,E"),
+    ("tiled_product", "L,T"),
+    ("flat_product", "L,T"),
+    ("blocked_product", "L,L"),
+    ("raked_product", "L,L"),
+    ("tile_to_shape", "L,C,C?"),
+    ("slice", "S,L"),
+    ("ragged_logical_divide", "L,T"),
+    ("ragged_zipped_divide", "L,T"),
+    ("ragged_tiled_divide", "L,T"),
+    ("ragged_flat_divide", "L,T"),
 ];
 
 enum Arg {
@@ -113,6 +137,7 @@ enum Arg {
     T(Tiler),
     E(Poly),
     C(Item),
+    S(SliceCrd),
 }
 
 fn names_of_tiler(t: &Tiler, out: &mut Vec<String>) {
@@ -148,7 +173,10 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
             Arg::T(t) => names_of_tiler(t, &mut names),
             Arg::E(p) if index_op => p.names(&mut coords),
             Arg::E(p) => p.names(&mut names),
+            // A shape (tile_to_shape's target, idx2crd's shape) holds extents.
+            Arg::C(c) if matches!(op, "tile_to_shape" | "idx2crd") => names_of_item(c, &mut names),
             Arg::C(c) => names_of_item(c, &mut coords),
+            Arg::S(c) => c.names(&mut coords),
         }
     }
     // Coordinates and indices may be 0; extents may not.
@@ -206,6 +234,16 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
         SymValue::Layout(l) => SymValue::Layout(SymLayout::new(tidy_node(f, l.root)?)),
         SymValue::Expr(p) => SymValue::Expr(f.tidy(&p)?),
         SymValue::Coord(c) => SymValue::Coord(tidy_item(f, c)?),
+        SymValue::Ragged(r) => {
+            let r = *r;
+            SymValue::Ragged(Box::new(SymRagged {
+                layout: SymLayout::new(tidy_node(f, r.layout.root)?),
+                points: f.tidy(&r.points)?,
+                valid: f.tidy(&r.valid)?,
+                holes: f.tidy(&r.holes)?,
+                ..r
+            }))
+        }
         SymValue::Tuple(v) => SymValue::Tuple(
             v.into_iter()
                 .map(|x| tidy_value(f, x))
@@ -266,6 +304,34 @@ fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> 
             let (l, off) = ops::local_partition(ctx, &a, &thr, &i)?;
             SymValue::Tuple(vec![SymValue::Layout(l), SymValue::Expr(off)])
         }
+        ("tiled_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::tiled_product(ctx, &a, &t)?)
+        }
+        ("flat_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::flat_product(ctx, &a, &t)?)
+        }
+        ("blocked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::blocked_product(ctx, &a, &b)?)
+        }
+        ("raked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::raked_product(ctx, &a, &b)?)
+        }
+        ("tile_to_shape", Some(L(a)), Some(C(s)), o) => {
+            let o = match o {
+                Some(C(o)) => Some(o),
+                _ => None,
+            };
+            SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
+        }
+        ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
+        (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
+            let arr =
+                Arrangement::parse(&name["ragged_".len()..]).ok_or(SymError::Unsupported {
+                    op: "eval",
+                    what: format!("`{name}` is not a ragged divide"),
+                })?;
+            SymValue::Ragged(Box::new(ragged::ragged_divide(ctx, &a, &t, arr)?))
+        }
         (op, ..) => {
             return Err(SymError::Unsupported {
                 op: "eval",
@@ -324,6 +390,7 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
                     }
                 }
             }
+            "S" => Arg::S(read_slice_crd(&mut r)?),
             _ => Arg::C(r.item()?),
         });
     }
