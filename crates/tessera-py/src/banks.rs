@@ -39,7 +39,8 @@ fn smem_arg(o: &Bound<'_, PyAny>) -> PyResult<Smem> {
             let text: String = o.extract()?;
             if text.contains("->") || text.trim_start().starts_with('{') {
                 let l = crate::linear::parse_any(&text).map_err(|e| berr(e.into()))?;
-                let (l, _) = tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
+                let (l, _) =
+                    tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
                 return Ok(Smem::Linear(l));
             }
             text.parse::<AnyLayout>().map_err(crate::raise)?
@@ -116,8 +117,9 @@ impl BankReport {
     }
     fn __repr__(&self) -> String {
         format!(
-            "<tessera.BankReport {} wavefronts, ideal {} ({:.2}x), {}>",
+            "<tessera.BankReport {} wavefront{}, ideal {} ({:.2}x), {}>",
             self.r.wavefronts,
+            if self.r.wavefronts == 1 { "" } else { "s" },
             self.r.ideal,
             self.r.conflict_factor(),
             self.r.method

@@ -25,6 +25,44 @@ pub(crate) fn face_of(o: &Bound<'_, PyAny>) -> Face {
     }
 }
 
+/// The arguments of a call with an optional last one (`None` left out, as the registry's arity
+/// has it).
+pub(crate) fn with_opt<'a, 'py>(
+    a: &'a Bound<'py, PyAny>,
+    b: Option<&'a Bound<'py, PyAny>>,
+) -> Vec<&'a Bound<'py, PyAny>> {
+    match b {
+        Some(b) if !b.is_none() => vec![a, b],
+        _ => vec![a],
+    }
+}
+
+/// The result of a hand-written fast binding, or, where it failed with a Tessera error, the
+/// registry's answer for the same call (`apply`): an argument the fast path does not read (a
+/// swizzled or composed layout, a CUTLASS atom name, a linear layout, a shape for a layout) is
+/// then accepted exactly as the CLI accepts it, and a failure is the registry's, with the
+/// suggestions the CLI gives for the same call. Only the error path pays for it.
+pub(crate) fn or_registry(
+    r: PyResult<PyObject>,
+    name: &'static str,
+    args: &[&Bound<'_, PyAny>],
+    pycute: bool,
+) -> PyResult<PyObject> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let Some(py) = args.first().map(|a| a.py()) else {
+                return Err(e);
+            };
+            if !is_tessera_error(py, &e) {
+                return Err(e);
+            }
+            let t = PyTuple::new(py, args.iter().copied())?;
+            apply(py, name, &t, pycute)
+        }
+    }
+}
+
 pub(crate) type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
 
 pub(crate) fn op_tiler(
@@ -53,17 +91,20 @@ macro_rules! tiler_ops {
             if b.is_none() {
                 return Ok(a.clone().unbind());
             }
-            let ka = fast::kind(a);
-            if ka.is_func() {
-                let fa = func_arg(a).expect("a swizzle or composed layout");
-                let f = if pycute { Face::PyCute } else { ka.face() };
-                let t = tiler_arg(b, f, 0)?;
-                let g = $f;
-                let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
-                return wrap_any(a.py(), f, r);
-            }
-            let face = face(pycute, a);
-            op_tiler(a, b, face, $f)
+            let r = (|| {
+                let ka = fast::kind(a);
+                if ka.is_func() {
+                    let fa = func_arg(a).expect("a swizzle or composed layout");
+                    let f = if pycute { Face::PyCute } else { ka.face() };
+                    let t = tiler_arg(b, f, 0)?;
+                    let g = $f;
+                    let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
+                    return wrap_any(a.py(), f, r);
+                }
+                let face = face(pycute, a);
+                op_tiler(a, b, face, $f)
+            })();
+            or_registry(r, stringify!($name), &[a, b], pycute)
         }
     )*};
 }
@@ -79,6 +120,19 @@ pub(crate) fn composition(
     if b.is_none() {
         return Ok(a.clone().unbind());
     }
+    or_registry(
+        composition_fast(a, b, pycute),
+        "composition",
+        &[a, b],
+        pycute,
+    )
+}
+
+fn composition_fast(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+) -> PyResult<PyObject> {
     let (ka, kb) = (fast::kind(a), fast::kind(b));
     if !ka.is_func() && !kb.is_func() {
         let f = if pycute { Face::PyCute } else { ka.face() };
@@ -148,7 +202,8 @@ pub(crate) fn blocked_product(
     b: &Bound<'_, PyAny>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    layout_op2(a, b, pycute, algebra::blocked_product)
+    let r = layout_op2(a, b, pycute, algebra::blocked_product);
+    or_registry(r, "blocked_product", &[a, b], pycute)
 }
 
 #[pyfunction]
@@ -158,7 +213,8 @@ pub(crate) fn raked_product(
     b: &Bound<'_, PyAny>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    layout_op2(a, b, pycute, algebra::raked_product)
+    let r = layout_op2(a, b, pycute, algebra::raked_product);
+    or_registry(r, "raked_product", &[a, b], pycute)
 }
 
 /// `by(layout, profile)` when `profile` is a tuple, else `whole(layout)`.
@@ -186,13 +242,14 @@ pub(crate) fn coalesce(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    with_profile(
+    let r = with_profile(
         layout,
         profile,
         pycute,
         algebra::coalesce,
         algebra::coalesce_by,
-    )
+    );
+    or_registry(r, "coalesce", &with_opt(layout, profile), pycute)
 }
 
 #[pyfunction]
@@ -202,7 +259,8 @@ pub(crate) fn filter(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by)
+    let r = with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by);
+    or_registry(r, "filter", &with_opt(layout, profile), pycute)
 }
 
 /// `complement(A)` (cotarget `cosize(filter(A))`) or `complement(A, cotarget)`.
@@ -212,6 +270,15 @@ pub(crate) fn filter(
 #[pyfunction]
 #[pyo3(signature = (layout, cotarget = None, pycute = false))]
 pub(crate) fn complement(
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    let r = complement_fast(layout, cotarget, pycute);
+    or_registry(r, "complement", &with_opt(layout, cotarget), pycute)
+}
+
+fn complement_fast(
     layout: &Bound<'_, PyAny>,
     cotarget: Option<&Bound<'_, PyAny>>,
     pycute: bool,
@@ -252,13 +319,16 @@ pub(crate) fn complement_exact(
     layout: &Bound<'_, PyAny>,
     cotarget: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    let f = face(false, layout);
-    let l = layout_ref(layout, f)?;
-    let r = match cotarget {
-        Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
-        _ => algebra::complement_exact_default(&l),
-    };
-    fast::new_layout_from(layout.py(), f, r)
+    let r = (|| {
+        let f = face(false, layout);
+        let l = layout_ref(layout, f)?;
+        let r = match cotarget {
+            Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
+            _ => algebra::complement_exact_default(&l),
+        };
+        fast::new_layout_from(layout.py(), f, r)
+    })();
+    or_registry(r, "complement_exact", &with_opt(layout, cotarget), false)
 }
 
 /// Each note (a warning that travels with a successful result) as a Python `UserWarning`
@@ -305,23 +375,25 @@ pub(crate) fn inverse(
 #[pyfunction]
 #[pyo3(signature = (layout, pycute = false))]
 pub(crate) fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    inverse(
+    let r = inverse(
         layout,
         pycute,
         algebra::right_inverse,
         swizzled::right_inverse,
-    )
+    );
+    or_registry(r, "right_inverse", &[layout], pycute)
 }
 
 #[pyfunction]
 #[pyo3(signature = (layout, pycute = false))]
 pub(crate) fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    inverse(
+    let r = inverse(
         layout,
         pycute,
         algebra::left_inverse,
         swizzled::left_inverse,
-    )
+    );
+    or_registry(r, "left_inverse", &[layout], pycute)
 }
 
 /// pycute's `complement(layout, max_idx=1)`: [`complement`] in the pycute face (a native
@@ -376,6 +448,20 @@ pub(crate) fn pycute_make_layout(layouts: &Bound<'_, PyTuple>) -> PyResult<PyObj
 #[pyfunction]
 #[pyo3(signature = (*layouts, pycute = false))]
 pub(crate) fn make_layout(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject> {
+    // `make_layout(shape)`: a tuple of integers is a shape (its compact layout), as in the CLI,
+    // not a list of one-mode layouts.
+    if !pycute && layouts.len() == 1 {
+        let x = layouts.get_item(0)?;
+        if x.downcast::<PyTuple>().is_ok() && to_int_tuple(&x).is_ok() {
+            return apply(layouts.py(), "make_layout", layouts, false);
+        }
+    }
+    let r = make_layout_fast(layouts, pycute);
+    let args: Vec<Bound<'_, PyAny>> = layouts.iter().collect();
+    or_registry(r, "make_layout", &args.iter().collect::<Vec<_>>(), pycute)
+}
+
+fn make_layout_fast(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject> {
     let py = layouts.py();
     let mut f = if pycute { Face::PyCute } else { Face::Tessera };
     let mut ls = Vec::with_capacity(layouts.len());
@@ -409,18 +495,25 @@ pub(crate) fn unary(
 }
 
 #[pyfunction]
-pub(crate) fn upcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    unary(py, layout, |l| algebra::upcast(l, n))
+pub(crate) fn upcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = int_of(n).and_then(|n| unary(layout.py(), layout, |l| algebra::upcast(l, n)));
+    or_registry(r, "upcast", &[layout, n], false)
 }
 
 #[pyfunction]
-pub(crate) fn downcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    unary(py, layout, |l| algebra::downcast(l, n))
+pub(crate) fn downcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = int_of(n).and_then(|n| unary(layout.py(), layout, |l| algebra::downcast(l, n)));
+    or_registry(r, "downcast", &[layout, n], false)
 }
 
 #[pyfunction]
 pub(crate) fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    unary(py, layout, algebra::nullspace)
+    or_registry(
+        unary(py, layout, algebra::nullspace),
+        "nullspace",
+        &[layout],
+        false,
+    )
 }
 
 #[pyfunction]
@@ -429,15 +522,24 @@ pub(crate) fn max_common_layout(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
-    let f = face_of(a);
-    let r = algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
-    wrap(py, f, r)
+    let r = (|| {
+        let f = face_of(a);
+        let r =
+            algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+        wrap(py, f, r)
+    })();
+    or_registry(r, "max_common_layout", &[a, b], false)
 }
 
 #[pyfunction]
-pub(crate) fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    let f = face_of(a);
-    algebra::max_common_vector(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)
+pub(crate) fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = (|| {
+        let f = face_of(a);
+        let v =
+            algebra::max_common_vector(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+        Ok(v.into_pyobject(a.py())?.into_any().unbind())
+    })();
+    or_registry(r, "max_common_vector", &[a, b], false)
 }
 
 #[pyfunction]
@@ -448,11 +550,16 @@ pub(crate) fn tile_to_shape(
     shape: &Bound<'_, PyAny>,
     order: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    let f = face_of(block);
-    let o = order.map(to_int_tuple).transpose()?;
-    let r = algebra::tile_to_shape(&layout_arg(block, f)?, &to_int_tuple(shape)?, o.as_ref())
-        .map_err(raise)?;
-    wrap(py, f, r)
+    let r = (|| {
+        let f = face_of(block);
+        let o = order.map(to_int_tuple).transpose()?;
+        let r = algebra::tile_to_shape(&layout_arg(block, f)?, &to_int_tuple(shape)?, o.as_ref())
+            .map_err(raise)?;
+        wrap(py, f, r)
+    })();
+    let mut args = vec![block, shape];
+    args.extend(order);
+    or_registry(r, "tile_to_shape", &args, false)
 }
 
 #[pyfunction]
@@ -461,19 +568,31 @@ pub(crate) fn make_ordered_layout(
     shape: &Bound<'_, PyAny>,
     order: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
-    let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
-        .map_err(raise)?;
-    wrap(py, Face::Tessera, r)
+    let r = (|| {
+        let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
+            .map_err(raise)?;
+        wrap(py, Face::Tessera, r)
+    })();
+    or_registry(r, "make_ordered_layout", &[shape, order], false)
 }
 
 /// `complement1(N, d, M)`: the Complementation theorem's complement of `N:d` in `[0, M)`.
 #[pyfunction]
-pub(crate) fn complement1(py: Python<'_>, n: i64, d: i64, m: i64) -> PyResult<PyObject> {
-    wrap(
-        py,
-        Face::Tessera,
-        algebra::complement1(n, d, m).map_err(raise)?,
-    )
+pub(crate) fn complement1(
+    n: &Bound<'_, PyAny>,
+    d: &Bound<'_, PyAny>,
+    m: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let py = n.py();
+    let r = (|| {
+        let (n, d, m) = (int_of(n)?, int_of(d)?, int_of(m)?);
+        wrap(
+            py,
+            Face::Tessera,
+            algebra::complement1(n, d, m).map_err(raise)?,
+        )
+    })();
+    or_registry(r, "complement1", &[n, d, m], false)
 }
 
 // ----------------------------------------------------------------------- expressions
@@ -511,6 +630,12 @@ pub(crate) fn to_value(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     }
     if let Some(a) = func_arg(o) {
         return Ok(Value::from_any_layout(a));
+    }
+    if let Some(l) = crate::linear::linear_arg(o) {
+        // A linear layout is the CuTe layout it equals (coordinates -> offset).
+        return Ok(Value::from_any_layout(
+            l.to_any_layout().map_err(crate::linear::lerr)?,
+        ));
     }
     if o.is_none() {
         return Ok(Value::Under);
@@ -581,23 +706,31 @@ pub(crate) fn apply(
         }
         _ => notation::ops::apply(name, &vals, 1),
     });
-    let v = r.map_err(raise)?;
+    let v = r.map_err(|e| raise_in(face, e))?;
     warn_notes(py, &notes)?;
     value_to_py_in(py, v, face)
 }
 
-/// One registry row as Python sees it: `(name, help, arities, pycute policy, codes)`.
+/// One registry row as Python sees it: `(name, help, arities, pycute policy, codes, argument
+/// kinds, lifting to swizzled layouts, ragged form)`.
 pub(crate) type Row = (
     &'static str,
     &'static str,
     Vec<usize>,
     &'static str,
     Vec<&'static str>,
+    Vec<String>,
+    &'static str,
+    String,
 );
 
-/// Every operation of the registry: `(name, help, arities, pycute policy, codes)`.
+/// Every operation of the registry: `(name, help, arities, pycute policy, codes, argument kinds,
+/// lift, ragged)`. A kind is one of `layout`, `int`, `tuple`, `tiler`, `slice_coord`,
+/// `layout_or_shape`, `layout_or_tuple`, `index`, `layouts`; lift is `refuse`, `inner` or `func`
+/// (how swizzled and composed layouts are taken); ragged is `""` or the name of the ragged form.
 #[pyfunction(name = "operations")]
 pub(crate) fn operation_rows() -> Vec<Row> {
+    use notation::ops::{Lift, RaggedForm};
     notation::ops::OPS
         .iter()
         .map(|op| {
@@ -607,9 +740,45 @@ pub(crate) fn operation_rows() -> Vec<Row> {
                 notation::ops::Face::Complement => "complement",
                 notation::ops::Face::NotLayout => "not_layout",
             };
-            (op.name, op.help, op.arity.to_vec(), face, op.codes.to_vec())
+            let kinds = op.args.iter().map(|k| snake(&format!("{k:?}"))).collect();
+            let lift = match op.lift {
+                Lift::Refuse => "refuse",
+                Lift::Inner { .. } => "inner",
+                Lift::Func(_) => "func",
+            };
+            let ragged = if op.ragged == RaggedForm::No {
+                String::new()
+            } else {
+                format!("ragged_{}", op.name)
+            };
+            (
+                op.name,
+                op.help,
+                op.arity.to_vec(),
+                face,
+                op.codes.to_vec(),
+                kinds,
+                lift,
+                ragged,
+            )
         })
         .collect()
+}
+
+/// `LayoutOrShape` as `layout_or_shape`.
+fn snake(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Adds to the module, for every row of the registry that has no hand-written binding, a native

@@ -10,6 +10,8 @@ obligation.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import errors
 from ._tessera import (
     BankReport,
@@ -88,17 +90,127 @@ from .errors import (
 
 
 def size(layout: object) -> int:
-    """The size of a layout (its domain), or the product of an integer tuple."""
+    """The size of a layout (its domain), of a swizzled or linear layout, or the product of an
+    integer tuple; the registry's ``size`` (``tessera eval 'size(...)'``).
+
+    Pre: a layout-like value, layout text or an integer tuple. Post: ``size(L) == L.size()``.
+
+    >>> size("(4,8):(8,1)"), size((2, (3, 4))), size("GMMA::Layout_K_SW128_Atom<half_t>")
+    (32, 24, 512)
+    """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.size()
-    return Layout(layout).size()  # type: ignore[arg-type]
+    return int(_native.apply("size", layout))
 
 
 def cosize(layout: object) -> int:
-    """The cosize of a layout: ``Σ (s-1)·|d| + 1``."""
+    """The cosize of a layout: ``Σ (s-1)·|d| + 1`` (CuTe's rule for swizzled layouts).
+
+    Pre: a layout-like value or layout text. Post: ``L(i) < cosize(L)`` for every ``i``.
+
+    >>> cosize("(4,8):(8,1)"), cosize("(2,2):(1,4)")
+    (32, 6)
+    """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.cosize()
-    return Layout(layout).cosize()  # type: ignore[arg-type]
+    return int(_native.apply("cosize", layout))
+
+
+def print_layout(layout: object) -> None:
+    """CuTe's ``print_layout``: prints the table of ``L(m, n)`` (a rank-1 layout as one column),
+    byte-identical to C++ (``tessera show``). Swizzled, composed and linear layouts too.
+
+    Pre: rank 1 or 2, at most 2^20 cells. Post: prints; returns None.
+
+    >>> print_layout("(2,2):(2,1)")
+    (2,2):(2,1)
+          0   1 
+        +---+---+
+     0  | 0 | 1 |
+        +---+---+
+     1  | 2 | 3 |
+        +---+---+
+    """
+    obj: Any = layout
+    if not hasattr(obj, "print_layout"):
+        obj = _native.eval(layout) if isinstance(layout, str) else Layout(layout)  # type: ignore[arg-type]
+    print(obj.print_layout(), end="")
+
+
+def with_shape(layout: object, shape: object) -> Any:
+    """CuTe's ``Layout::with_shape(shape)``: ``composition(L, make_layout(shape))``, the same
+    function seen through a new (compact, column-major) shape.
+
+    Pre: ``size(shape)`` fits the domain of ``L`` (composition's obligations). Post: each mode
+    of the result has the size of that mode of ``shape`` and ``result(i) == L(i)`` for every ``i``.
+
+    >>> with_shape("(4,8):(8,1)", (8, 4))
+    Layout('((4,2),4):((8,1),2)')
+    """
+    return composition(layout, Layout(shape))  # type: ignore[arg-type]
+
+
+def recast(layout: object, old_bits: int, new_bits: int) -> Any:
+    """CuTe's ``recast_layout<Old, New>(L)``: ``L`` over ``old_bits``-wide elements seen as
+    ``new_bits``-wide ones (the registry's ``recast_layout``).
+
+    Pre: the widths divide one another; the recast mode has stride 1. Post: the same bytes.
+
+    >>> recast("(4,8):(1,4)", 16, 32)
+    Layout('(2,8):(1,2)')
+    """
+    return _native.apply("recast_layout", layout, old_bits, new_bits)
+
+
+def product_each(shape: object) -> Any:
+    """CuTe's ``product_each``: the product of each top-level mode of an integer tuple (an
+    integer is its own product).
+
+    Pre: an integer or a tuple of integer tuples. Post: ``product(product_each(s)) == size(s)``.
+
+    >>> product_each((2, (3, 4), 5)), product_each(6)
+    ((2, 12, 5), 6)
+    """
+    if isinstance(shape, tuple):
+        return tuple(size(m) if isinstance(m, tuple) else int(m) for m in shape)
+    return int(shape)  # type: ignore[call-overload]
+
+
+def ceil_div(a: object, b: object) -> Any:
+    """CuTe's ``ceil_div``: ``⌈a / b⌉`` of integers, mode by mode for congruent tuples.
+
+    Pre: ``b > 0`` (each mode); tuples of the same rank. Post: ``ceil_div(a, b) * b >= a``.
+
+    >>> ceil_div(10, 4), ceil_div((10, 7), (4, 7))
+    (3, (3, 1))
+    """
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            raise RankMismatch(
+                "ceil_div: rank mismatch: {} and {} are not congruent".format(a, b),
+                obligation="rank({}) = rank({})".format(a, b),
+            )
+        return tuple(ceil_div(x, y) for x, y in zip(a, b))
+    if not isinstance(b, int) or not isinstance(a, int) or b <= 0:
+        raise NonPositiveShape(
+            "ceil_div: the divisor {} is not a positive integer".format(b),
+            obligation="{} ≥ 1".format(b),
+        )
+    return -(-a // b)
+
+
+def shape_div(a: object, b: object) -> Any:
+    """CuTe's ``shape_div`` (pycute's): ``a / b`` where one divides the other, tuples mode by
+    mode (a tuple by an integer divides its modes left to right).
+
+    Pre: at each step ``b ∣ a`` or ``a ∣ b`` (else ``Divisibility``). Post: CuTe's result.
+
+    >>> shape_div((4, 6), 8), shape_div(12, 4)
+    ((1, 3), 3)
+    """
+    from .pycute import int_tuple as _it
+
+    return _it.shape_div(a, b)
 
 
 def load_schedule(path: str) -> Schedule:
@@ -261,7 +373,17 @@ def check_many(configs, problem=None, assume=None):
     return verdicts, {"valid": valid, "valid_if": valid_if, "invalid": invalid, "by_first_refuted": by}
 
 
-__all__ += ["check", "check_many", "CheckResult"]
+__all__ += [
+    "check",
+    "check_many",
+    "CheckResult",
+    "print_layout",
+    "with_shape",
+    "recast",
+    "product_each",
+    "ceil_div",
+    "shape_div",
+]
 
 # Every operation of the library's registry (``tessera.operations()``) is a function of this
 # package: a hand-written binding where there is one, else the native generic one that
@@ -272,3 +394,12 @@ for _name, *_row in _native.operations():
     if _name not in __all__:
         __all__.append(_name)
 del _name, _row
+
+
+def __getattr__(name: str) -> Any:
+    # A misspelt function: say which ones are near.
+    from .errors import did_you_mean
+
+    near = did_you_mean(name, [n for n in __all__ if not n.startswith("_")])
+    hint = " (did you mean {}?)".format(" or ".join(repr(n) for n in near)) if near else ""
+    raise AttributeError("module 'tessera' has no attribute {!r}{}".format(name, hint))
