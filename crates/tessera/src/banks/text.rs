@@ -136,7 +136,7 @@ pub fn text(r: &Report) -> String {
         o,
         "instructions: {} ({} each)",
         r.instructions,
-        counted(r.phases as u64, "phase", "phases")
+        counted(r.phases, "phase", "phases")
     );
     let _ = writeln!(
         o,
@@ -163,7 +163,7 @@ pub fn text(r: &Report) -> String {
         w.instance,
         w.instruction,
         w.phase,
-        counted(w.wavefronts as u64, "wavefront", "wavefronts"),
+        counted(w.wavefronts, "wavefront", "wavefronts"),
         w.bank,
         counted(w.hits.len() as u64, "access", "accesses"),
         threads.join(" ")
