@@ -113,7 +113,7 @@ impl BankReport {
             .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
-        self.svg().ok()
+        self.svg().ok().map(|s| tessera::render::html::fit_svg(&s))
     }
     fn __repr__(&self) -> String {
         format!(
@@ -133,6 +133,12 @@ impl BankReport {
 /// ...; the access: `tv` (a TV layout, 32 threads, with `instr` such as `"ld.shared"`,
 /// `"ldmatrix.x4"`) or `atom` (a named copy atom such as `"ldmatrix.x4"`, `"tma"`), with `major`
 /// (`"k"` or `"mn"`).
+///
+/// Pre: `smem` a layout over 2-D coordinates, `dtype` an element type, one access (`tv` or `atom`;
+/// else `BankError`). Post: the wavefronts the access takes against the conflict-free ideal.
+///
+/// >>> tessera.bank_conflicts("(32,32):(1,32)", "f32", tv="(32,1):(32,0)").wavefronts
+/// 32
 #[pyfunction]
 #[pyo3(signature = (smem, dtype, *, tv = None, atom = None, instr = None, major = None))]
 fn bank_conflicts(

@@ -191,7 +191,9 @@ impl CuteLayout {
 }
 
 pub(crate) fn svg_of(l: &Layout) -> Option<String> {
-    tessera::render::layout_svg(l).ok().map(|p| p.svg)
+    tessera::render::layout_svg(l)
+        .ok()
+        .map(|p| tessera::render::html::fit_svg(&p.svg))
 }
 
 /// `tessera.Layout`: a CuTe layout, written and printed in CuTe C++ notation.

@@ -227,12 +227,24 @@ pub(crate) fn type_error(what: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
 
 /// The catalogue entry of an error code (`tessera explain CODE`): `(title, obligation,
 /// explanation)`, or `None`.
+///
+/// Pre: none. Post: the entry of `docs/errors.md` for a catalogued code, else None.
+///
+/// >>> tessera.explain("divisibility")[1]
+/// 'a ∣ b (e.g. N·d ∣ M for complement1)'
+/// >>> tessera.explain("no_such_code") is None
+/// True
 #[pyfunction]
 pub(crate) fn explain(code: &str) -> Option<(&'static str, &'static str, &'static str)> {
     tessera::diagnostic::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
 }
 
-/// Every error code of the layout algebra.
+/// Every error code of the layout algebra (each has its `tessera.Error` class).
+///
+/// Pre: none. Post: the codes of the catalogue, each with an entry in `tessera.explain`.
+///
+/// >>> "divisibility" in tessera.error_codes()
+/// True
 #[pyfunction]
 pub(crate) fn error_codes() -> Vec<&'static str> {
     tessera::obligation::catalogue::CATALOGUE

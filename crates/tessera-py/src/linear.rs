@@ -302,7 +302,9 @@ impl PyLinear {
     }
     fn _repr_svg_(&self) -> Option<String> {
         let a = self.l.to_any_layout().ok()?;
-        crate::swizzle::svg_any(&a, 2).ok()
+        crate::swizzle::svg_any(&a, 2)
+            .ok()
+            .map(|s| tessera::render::html::fit_svg(&s))
     }
 
     /// The JSON form `{"in_dims": [...], "out_dims": [...]}`.

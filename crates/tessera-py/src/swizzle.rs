@@ -317,7 +317,9 @@ macro_rules! composed_class {
                 svg_any(&AnyLayout::Composed(Box::new(self.c.clone())), bytes)
             }
             fn _repr_svg_(&self) -> Option<String> {
-                svg_any(&AnyLayout::Composed(Box::new(self.c.clone())), 2).ok()
+                svg_any(&AnyLayout::Composed(Box::new(self.c.clone())), 2)
+                    .ok()
+                    .map(|s| tessera::render::html::fit_svg(&s))
             }
             fn __str__(&self) -> String {
                 match $face {

@@ -2,6 +2,7 @@
 are doctests."""
 
 import doctest
+import inspect
 import os
 import re
 
@@ -32,7 +33,7 @@ def test_readme_python_examples():
     try:
         parser = doctest.DocTestParser()
         for i, b in enumerate(blocks):
-            r = run(parser.get_doctest(b, {}, f"README-python-{i}", "README.md", 0))
+            r = run(parser.get_doctest(b, {"tessera": tessera}, f"README-python-{i}", "README.md", 0))
             assert r.failed == 0 and r.attempted > 0, f"README Python block {i}"
     finally:
         os.chdir(cwd)
@@ -46,3 +47,34 @@ def test_docstring_examples(module):
     for t in tests:
         r = run(t)
         assert r.failed == 0, t.name
+
+
+def public_functions():
+    for name in tessera.__all__:
+        obj = getattr(tessera, name)
+        if inspect.isroutine(obj) and not name.startswith("_"):
+            yield name, obj
+
+
+def test_every_public_function_has_pre_post_and_an_example():
+    missing = []
+    for name, f in public_functions():
+        doc = f.__doc__ or ""
+        if not ("Pre:" in doc and "Post:" in doc and ">>>" in doc):
+            missing.append(name)
+    assert not missing, f"no Pre/Post/example docstring: {missing}"
+
+
+def test_native_docstring_examples():
+    # the natives' examples (hand-written bindings and registry rows) run as doctests
+    parser = doctest.DocTestParser()
+    ran = 0
+    for name, f in public_functions():
+        doc = f.__doc__ or ""
+        if ">>>" not in doc or getattr(f, "__module__", "") not in ("tessera._tessera", None):
+            continue
+        t = parser.get_doctest(doc, {"tessera": tessera}, f"tessera.{name}", None, 0)
+        r = run(t)
+        assert r.failed == 0, name
+        ran += 1
+    assert ran >= 40

@@ -195,10 +195,11 @@ def test_composed_and_linear_layouts_have_layout_methods():
     assert (c.shape, c.rank, c.depth) == ((8, 64), 2, 1)
     table = c.print_layout()
     assert table.startswith("Sw<3,3,3> o 0 o (8,64):(64,1)\n") and table.count("\n") == 2 + 2 * 8 + 1
-    assert c.svg().startswith("<svg") and c._repr_svg_() == c.svg()
+    fit = '<svg style="max-width:100%;height:auto" '
+    assert c.svg().startswith("<svg") and c._repr_svg_() == c.svg().replace("<svg ", fit, 1)
     lin = tessera.LinearLayout.from_layout("(4,8):(8,1)")
     assert (lin.shape, lin.rank, lin.depth) == ((4, 8), 2, 1)
     assert lin.print_layout() == tessera.Layout("(4,8):(8,1)").print_layout()
-    assert lin._repr_svg_() == tessera.Layout("(4,8):(8,1)").svg()
+    assert lin._repr_svg_() == tessera.Layout("(4,8):(8,1)")._repr_svg_()
     s = tessera.LinearLayout.from_layout(c)
     assert s.print_layout() == c.print_layout()

@@ -10,7 +10,7 @@ obligation.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import errors
 from ._tessera import (
@@ -22,6 +22,7 @@ from ._tessera import (
     Results,
     Swizzle,
     Schedule,
+    SymLayout,
     TmaReport,
     apply_many,
     batch,
@@ -58,8 +59,41 @@ from ._tessera import (
     zipped_product,
     apply,
     operations,
+    # rows of the registry with no hand-written binding (natives made from the row)
+    coalesce_trace,
+    crd2idx,
+    depth,
+    divides,
+    flatten,
+    get,
+    idx2crd,
+    local_partition,
+    local_tile,
+    make_swizzle,
+    ragged_flat_divide,
+    ragged_local_partition,
+    ragged_local_tile,
+    ragged_logical_divide,
+    ragged_tiled_divide,
+    ragged_zipped_divide,
+    rank,
+    recast_layout,
+    shape,
+    slice,
+    stride,
 )
 from . import _tessera as _native
+
+if TYPE_CHECKING:
+    # The type aliases of the stubs (annotations only).
+    from ._tessera import AnyLayout, IntTuple, LayoutLike, SliceCoord, Tiler, Value
+else:
+    IntTuple = Union[int, Tuple[Any, ...]]
+    SliceCoord = Union[int, None, Tuple[Any, ...]]
+    AnyLayout = Union[Layout, ComposedLayout, Swizzle]
+    LayoutLike = Union[Layout, ComposedLayout, Swizzle, LinearLayout, str, int]
+    Tiler = Union[Layout, int, None, str, Tuple[Any, ...]]
+    Value = Union[int, None, str, Layout, ComposedLayout, Swizzle, Tuple[Any, ...]]
 from .errors import (
     ArgumentType,
     Arity,
@@ -214,7 +248,16 @@ def shape_div(a: object, b: object) -> Any:
 
 
 def load_schedule(path: str) -> Schedule:
-    """Loads a ``.tsch`` schedule file (``docs/domain.md``)."""
+    r"""Loads a ``.tsch`` schedule file (``docs/domain.md``).
+
+    Pre: the file parses (``DomainError`` with the line and column). Post: the schedule.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.tsch")
+    >>> _ = open(path, "w").write("I0 = iter 6\nI1, I2 = split I0 by 4\nloop I1 I2\n")
+    >>> load_schedule(path).counts()
+    (8, 6, 2)
+    """
     return Schedule.load(path)
 
 
@@ -224,6 +267,33 @@ from . import triton  # noqa: E402  (Triton and Gluon layouts in and out)
 __version__ = "0.1.0"
 
 __all__ = [
+    "AnyLayout",
+    "IntTuple",
+    "LayoutLike",
+    "SliceCoord",
+    "Tiler",
+    "Value",
+    "coalesce_trace",
+    "crd2idx",
+    "depth",
+    "divides",
+    "flatten",
+    "get",
+    "idx2crd",
+    "local_partition",
+    "local_tile",
+    "make_swizzle",
+    "ragged_flat_divide",
+    "ragged_local_partition",
+    "ragged_local_tile",
+    "ragged_logical_divide",
+    "ragged_tiled_divide",
+    "ragged_zipped_divide",
+    "rank",
+    "recast_layout",
+    "shape",
+    "slice",
+    "stride",
     "BankError",
     "BankReport",
     "bank_conflicts",
@@ -253,6 +323,7 @@ __all__ = [
     "Results",
     "Schedule",
     "Suggestion",
+    "SymLayout",
     "TmaError",
     "TmaReport",
     "TooLarge",
@@ -308,38 +379,38 @@ class CheckResult:
     ``obligations`` (dicts with code, verdict, fields, message, witness, guard, suggestions),
     ``derived`` (threads, stages, smem_bytes, mma, smem layouts, TMA descriptors, ...)."""
 
-    def __init__(self, report_json, text):
+    def __init__(self, report_json: str, text: str) -> None:
         import json
 
-        d = json.loads(report_json)
+        d: Dict[str, Any] = json.loads(report_json)
         self._dict = d
         self._text = text
-        self.verdict = d["verdict"]
-        self.guards = d["guards"]
-        self.obligations = d["obligations"]
-        self.derived = d["derived"]
+        self.verdict: str = d["verdict"]
+        self.guards: List[str] = d["guards"]
+        self.obligations: List[Dict[str, Any]] = d["obligations"]
+        self.derived: Dict[str, Any] = d["derived"]
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         """The report as a dict (the JSON of ``tessera check --json``; docs/check.md)."""
         import copy
 
         return copy.deepcopy(self._dict)
 
-    def refuted(self):
+    def refuted(self) -> List[Dict[str, Any]]:
         """The refuted obligations."""
         return [o for o in self.obligations if o["verdict"] == "refuted"]
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return self.verdict != "invalid"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self._text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         codes = [o["code"] for o in self.refuted()]
         return f"<tessera.CheckResult {self.verdict} refuted={codes} guards={self.guards}>"
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
         import html
 
         rows = "".join(
@@ -358,17 +429,41 @@ class CheckResult:
         )
 
 
-def check(config, problem=None, assume=None):
+def check(
+    config: Union[str, Dict[str, Any]],
+    problem: Optional[Sequence[Union[int, str]]] = None,
+    assume: Optional[Sequence[str]] = None,
+) -> "CheckResult":
     """Check a whole GEMM kernel configuration: a dict with CUTLASS's names (the TOML of
     ``tessera check`` as a dict) or a CUTLASS kernel name; ``problem`` = [M, N, K(, L)] (ints or
     names of runtime extents), ``assume`` = facts such as "K % 64 == 0". Returns a
-    :class:`CheckResult`."""
+    :class:`CheckResult`.
+
+    Pre: a configuration ``tessera check`` reads (``ValueError`` naming the field otherwise).
+    Post: every obligation proved, refuted (with a witness) or guarded.
+
+    >>> r = check("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8_warpspecialized_cooperative_epi_tma", problem=["M", "N", "K"])
+    >>> r.verdict, r.guards
+    ('valid_if', ['K % 8 == 0', 'M % 8 == 0'])
+    """
     return CheckResult(*_native.check_report(config, problem, assume))
 
 
-def check_many(configs, problem=None, assume=None):
+def check_many(
+    configs: Iterable[Union[str, Dict[str, Any]]],
+    problem: Optional[Sequence[Union[int, str]]] = None,
+    assume: Optional[Sequence[str]] = None,
+) -> Tuple[List[str], Dict[str, Any]]:
     """Check a search space (no suggestions): ``(verdicts, summary)`` with summary keys valid,
-    valid_if, invalid, by_first_refuted."""
+    valid_if, invalid, by_first_refuted.
+
+    Pre: as :func:`check`, for each configuration. Post: one verdict per configuration, counted.
+
+    >>> name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x2x1_0_tnn_align8_warpspecialized_cooperative_epi_tma"
+    >>> v, summary = check_many([name], problem=["M", "N", "K"])
+    >>> v, summary["valid_if"]
+    (['valid_if'], 1)
+    """
     verdicts, (valid, valid_if, invalid, by) = _native.check_space(list(configs), problem, assume)
     return verdicts, {"valid": valid, "valid_if": valid_if, "invalid": invalid, "by_first_refuted": by}
 
@@ -396,10 +491,12 @@ for _name, *_row in _native.operations():
 del _name, _row
 
 
-def __getattr__(name: str) -> Any:
-    # A misspelt function: say which ones are near.
-    from .errors import did_you_mean
+if not TYPE_CHECKING:  # (a type checker reports a misspelt name itself)
 
-    near = did_you_mean(name, [n for n in __all__ if not n.startswith("_")])
-    hint = " (did you mean {}?)".format(" or ".join(repr(n) for n in near)) if near else ""
-    raise AttributeError("module 'tessera' has no attribute {!r}{}".format(name, hint))
+    def __getattr__(name: str) -> Any:
+        # A misspelt function: say which ones are near.
+        from .errors import did_you_mean
+
+        near = did_you_mean(name, [n for n in __all__ if not n.startswith("_")])
+        hint = " (did you mean {}?)".format(" or ".join(repr(n) for n in near)) if near else ""
+        raise AttributeError("module 'tessera' has no attribute {!r}{}".format(name, hint))
