@@ -55,6 +55,9 @@
                          ->  normalizeR E TERM (NormalizeNF.v: Theorem 5 rewriting with
                              enough fuel), written as a TERM, with concrete root extents
      i e1 s1 e2 s2 ...   ->  right_inverseZ [(e1,s1); (e2,s2); ...]
+     l e1 s1 e2 s2 ...   ->  left_inverseZ [(e1,s1); ...]: its modes, "E" when it
+                             refuses (None), prefixed "O " when left_inverse_overlaps
+                             (Rust then checks the result by enumeration)
      C TREE_A TREE_B     ->  rust_compose A B: the candidate Rust builds, as a TREE, when
                              the certificate accepts it, or "E" (None)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
@@ -417,6 +420,11 @@ let answer line =
   | "N" :: tokens -> normalize_request tokens
   | "i" :: ints ->
       show (right_inverseZ (coq_of_list (modes_of_ints (List.map int_of_string ints))))
+  | "l" :: ints ->
+      let l = coq_of_list (modes_of_ints (List.map int_of_string ints)) in
+      (match left_inverseZ l with
+       | None -> "E"
+       | Some r -> (if left_inverse_overlaps l = True then "O " else "") ^ show r)
   | "z" :: ints -> closure_request (List.map int_of_string ints)
   | "v" :: ints -> rules_request (List.map int_of_string ints)
   | "n" :: ints -> enum_request (List.map int_of_string ints)

@@ -10,8 +10,9 @@
 # enumeration pass, three of backward_check (wfb, in_range's padding
 # and positivity tests), seven of the constructed composition (the walk's
 # rest extent, its cap, the rest stride's sign, the tail, a one-piece leaf,
-# the ceiling division, the compatibility test), three of right_inverse and
-# three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
+# the ceiling division, the compatibility test), three of right_inverse, four of
+# left_inverse (the place a result mode strides by, the divisibility test,
+# push_coalesced's merge, the overlap test) and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -36,9 +37,10 @@ s = open(src).read()
 cert = "certif wrong_candidates"
 comp = "composition_candidates"
 rinv = "right_inverse"
+linv = "left_inverse"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse normalization"),
+     " backward_check " + comp + " right_inverse left_inverse normalization"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -106,6 +108,18 @@ mutants = [
      "Cons ({ zextent = m.zextent; zstride = pp },", "Cons ({ zextent = m.zextent; zstride = m.zstride },", rinv),
     ("right_inverse: the prefix product skips the mode's extent",
      "| False -> pp_find c' curr (Z.mul pp m.zextent))", "| False -> pp_find c' curr pp)", rinv),
+    ("left_inverse: a result mode strides by the quotient, not the column-major place",
+     "(match linv_loop c o (place_of i c) (Z.mul size (Z.div d size)) with",
+     "(match linv_loop c o (Z.div d size) (Z.mul size (Z.div d size)) with", linv),
+    ("left_inverse: the divisibility test dropped",
+     "(match Z.eqb (Z.modulo d size) Z0 with\n        | True ->\n          (match linv_loop",
+     "(match True with\n        | True ->\n          (match linv_loop", linv),
+    ("left_inverse: push_coalesced never merges",
+     "(match Z.eqb (Z.mul p.zextent p.zstride) m.zstride with",
+     "(match False with", linv),
+    ("left_inverse: the overlap test compares with the previous stride, not its end",
+     "| False -> overlap_go c o (Z.mul m.zextent m.zstride)",
+     "| False -> overlap_go c o m.zstride", linv),
     ("normalization: the rewritten outer output not normalised again",
      "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
     ("normalization: rewritten without the divisibility test",

@@ -9,15 +9,14 @@
 //!
 //! Module map, in import order: each module imports only the ones listed before it (checked by
 //! `tests/layering.rs`).
+//! - [`error`]: the [`Error`] type, checked [`error::arith`]metic and the obligation vocabulary
+//!   ([`error::Obligation`], [`error::Failure`], [`error::Call`], [`error::Divides`]). The bottom
+//!   layer: it imports nothing (an [`Error`] records the call it failed for as text).
 //! - [`layout`]: `IntTuple`, `Layout`, coordinates (`idx2crd`, `crd2idx`), size, cosize, slicing;
 //!   [`layout::Value`], the values an expression evaluates to.
-//! - [`error`]: the [`Error`] type, checked [`error::arith`]metic and the obligation vocabulary
-//!   ([`error::Obligation`], [`error::Failure`], [`error::Call`], [`error::Divides`]). It shares the
-//!   bottom layer with [`layout`]: layout operations fail with an [`Error`], and an [`Error`]
-//!   records the layouts of the call it failed for.
 //! - [`target`]: GPU facts, each in one place: element types ([`target::Dtype`]: short, CUTLASS
 //!   and CUDA driver names, width) and architectures ([`target::Arch`]: shared memory, TMA,
-//!   GMMA/UMMA, tensor memory, clusters, banks). Bottom layer too; it imports nothing.
+//!   GMMA/UMMA, tensor memory, clusters, banks). Beside `error` at the bottom; it imports nothing.
 //! - [`diagnostic`]: one [`diagnostic::Diagnostic`] shape (code, severity, obligation, message,
 //!   notes, witness, suggestions, verdict, guard) that every error converts into
 //!   ([`diagnostic::Diagnose`]), its JSON wire form, and the one catalogue of codes

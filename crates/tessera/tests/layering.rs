@@ -1,26 +1,29 @@
 //! The library's imports run one way (the order documented in `src/lib.rs`):
 //!
 //! ```text
-//! layout + error + target → diagnostic → algebra → notation → obligation → domain → banks → tma → check → render
+//! error + target → layout → diagnostic → algebra → notation → obligation → domain → banks → tma → check → render
 //! ```
 //!
 //! This test reads every file under `src/`, extracts the module paths the code names
 //! (`crate::X`, `super::…`, in `use` lines and inline), maps each file and each path to its layer,
 //! and fails naming the file, the line and the path of every reference that runs back up. Comments,
 //! doc comments (doc links may point anywhere), string literals and `#[cfg(test)]` modules are not
-//! imports and are skipped. Inside `algebra` and `tma` the files are ordered too (see
-//! [`SUB_LAYERS`]); a module's `mod.rs` (its types and re-exports) is exempt from the inner order.
+//! imports and are skipped. Inside `algebra`, `check`, `notation` and `tma` the files are ordered too
+//! (see [`SUB_LAYERS`]); a module's `mod.rs` (its types and re-exports) is exempt from the inner
+//! order. Where files or modules share a layer they may import each other, but never in a cycle:
+//! [`cycles`] names every cycle among the modules of one layer and among the files of one
+//! sub-layer (or of one module without an inner order, e.g. `domain`).
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Top-level modules, bottom first. Modules in one layer may not import each other, except in a
-/// layer marked mutual (`layout` and `error`: a layout operation fails with an `Error`, and an
-/// `Error` records the layouts of the call it failed for; `target`, the GPU facts, shares the
-/// bottom layer and imports none of them).
+/// Top-level modules, bottom first. Modules in one layer may not import each other unless the
+/// layer is marked mutual (none is today), and even then not in a cycle. `error` and `target`
+/// import nothing from the crate (an `Error` records its call as text, so it needs no layout type).
 const LAYERS: &[(&[&str], bool)] = &[
-    (&["layout", "error", "target"], true),
+    (&["error", "target"], false),
+    (&["layout"], false),
     (&["diagnostic"], false),
     (&["algebra"], false),
     (&["notation"], false),
@@ -455,12 +458,29 @@ fn check_file(rel: &Path, src: &str) -> Vec<String> {
     check_file_counted(rel, src).0
 }
 
+/// An import between two nodes of one layer: (from, to, `file:line`). A node is a top-level
+/// module (`layout`) or a file of a module (`algebra/composition`; `mod.rs` is not a node).
+type Edge = (String, String, String);
+
 /// [`check_file`], and how many references were checked.
 fn check_file_counted(rel: &Path, src: &str) -> (Vec<String>, usize) {
+    let (bad, n, _) = check_file_edges(rel, src, &BTreeMap::new());
+    (bad, n)
+}
+
+/// [`check_file_counted`], and the imports between nodes of one layer (`stems`: the file stems of
+/// each module, so `super::Tiler` is not taken for a file).
+fn check_file_edges(
+    rel: &Path,
+    src: &str,
+    stems: &BTreeMap<String, Vec<String>>,
+) -> (Vec<String>, usize, Vec<Edge>) {
     let module = module_path(rel);
     let Some(from) = place_of_file(&module) else {
-        return (Vec::new(), 0);
+        return (Vec::new(), 0, Vec::new());
     };
+    let is_file = |m: &str, stem: &str| stems.get(m).is_some_and(|v| v.iter().any(|s| s == stem));
+    let mut edges = Vec::new();
     let stem = module.get(1).map(String::as_str);
     let code = without_test_modules(&strip(src));
     let mut bad = Vec::new();
@@ -474,10 +494,78 @@ fn check_file_counted(rel: &Path, src: &str) -> (Vec<String>, usize) {
                 if let Some(why) = violation(&from, &to, stem) {
                     bad.push(format!("{}:{line}: `{text}`: {why}", rel.display()));
                 }
+                let at = format!("{}:{line}", rel.display());
+                if from.module != to.module && from.layer == to.layer {
+                    edges.push((from.module.clone(), to.module.clone(), at));
+                } else if from.module == to.module && from.sub == to.sub {
+                    let (Some(a), Some(b)) = (stem, path.get(1)) else {
+                        continue;
+                    };
+                    if a != b && is_file(&from.module, b) {
+                        let m = &from.module;
+                        edges.push((format!("{m}/{a}"), format!("{m}/{b}"), at));
+                    }
+                }
             }
         }
     }
-    (bad, n)
+    (bad, n, edges)
+}
+
+/// Every cycle among `edges` (a strongly connected component of two or more nodes), named with
+/// its nodes and the imports that close it.
+fn cycles(edges: &[Edge]) -> Vec<String> {
+    let mut nodes: Vec<&str> = edges
+        .iter()
+        .flat_map(|(a, b, _)| [a.as_str(), b.as_str()])
+        .collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let id = |n: &str| nodes.binary_search(&n).unwrap();
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (a, b, _) in edges {
+        next[id(a)].push(id(b));
+    }
+    // Reachability by depth-first search from every node (the graphs are a few dozen nodes).
+    let reach = |from: usize| {
+        let mut seen = vec![false; nodes.len()];
+        let mut stack = vec![from];
+        while let Some(n) = stack.pop() {
+            for &m in &next[n] {
+                if !seen[m] {
+                    seen[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        seen
+    };
+    let reaches: Vec<Vec<bool>> = (0..nodes.len()).map(reach).collect();
+    let mut done = vec![false; nodes.len()];
+    let mut out = Vec::new();
+    for i in 0..nodes.len() {
+        if done[i] || !reaches[i][i] {
+            continue;
+        }
+        let scc: Vec<usize> = (0..nodes.len())
+            .filter(|&j| reaches[i][j] && reaches[j][i])
+            .collect();
+        for &j in &scc {
+            done[j] = true;
+        }
+        let names: Vec<&str> = scc.iter().map(|&j| nodes[j]).collect();
+        let closing: Vec<String> = edges
+            .iter()
+            .filter(|(a, b, _)| names.contains(&a.as_str()) && names.contains(&b.as_str()))
+            .map(|(a, b, at)| format!("{a} → {b} ({at})"))
+            .collect();
+        out.push(format!(
+            "import cycle among {}: {}",
+            names.join(", "),
+            closing.join("; ")
+        ));
+    }
+    out
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -507,16 +595,27 @@ fn imports_run_one_way() {
     let mut bad = Vec::new();
     let mut checked = 0;
     let mut per_module: BTreeMap<String, usize> = BTreeMap::new();
+    let mut stems: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let path = module_path(f.strip_prefix(&src).unwrap());
+        if let [m, stem, ..] = &path[..] {
+            stems.entry(m.clone()).or_default().push(stem.clone());
+        }
+    }
+    let mut edges = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&src).unwrap();
         let text = fs::read_to_string(f).unwrap();
         if let Some(m) = module_path(rel).first() {
             *per_module.entry(m.clone()).or_default() += 1;
         }
-        let (b, n) = check_file_counted(rel, &text);
+        let (b, n, e) = check_file_edges(rel, &text, &stems);
         bad.extend(b);
         checked += n;
+        edges.extend(e);
     }
+    // Inside a layer or a sub-layer imports may go either way, but never round in a cycle.
+    bad.extend(cycles(&edges));
     // The extractor sees the tree's imports (about 370 references today).
     assert!(checked > 250, "only {checked} references found");
     // Every top-level module of the tree has a layer (a new one must be placed explicitly).
@@ -540,7 +639,7 @@ fn a_wrong_import_is_named() {
     );
     assert_eq!(up.len(), 2, "{up:?}");
     assert!(up[0].starts_with("layout/mod.rs:1: `crate::{error::Error, algebra::coalesce}"));
-    assert!(up[0].contains("`layout` (layer 0) imports `algebra` (layer 2)"));
+    assert!(up[0].contains("`layout` (layer 1) imports `algebra` (layer 3)"));
     assert!(up[1].starts_with("layout/mod.rs:2: `crate::notation::eval"));
     let inner = check_file(
         Path::new("tma/rules.rs"),
@@ -549,18 +648,74 @@ fn a_wrong_import_is_named() {
     assert_eq!(inner.len(), 1, "{inner:?}");
     assert!(inner[0].contains("inside `tma`, `rules` (inner layer 1) imports inner layer 2"));
     let same = check_file(Path::new("banks/mod.rs"), "use crate::tma::Request;\n");
-    assert!(same[0].contains("imports `tma` (layer 8)"), "{same:?}");
+    assert!(same[0].contains("imports `tma` (layer 9)"), "{same:?}");
     let root = check_file(Path::new("algebra/mod.rs"), "fn f(_: crate::Nope) {}\n");
     assert!(root[0].contains("neither a layered module"), "{root:?}");
-    // Not imports: comments, doc links, strings, test modules, the mutual bottom layer, downward.
+    // Not imports: comments, doc links, strings, test modules, downward.
     let fine = check_file(
         Path::new("algebra/coalesce.rs"),
         "//! see [`crate::render`]\n/* crate::tma */\nconst S: &str = \"crate::domain\";\n\
          use crate::layout::Layout;\nuse crate::Error;\n#[cfg(test)]\nmod tests {\n    use crate::notation::eval;\n}\n",
     );
     assert!(fine.is_empty(), "{fine:?}");
-    let mutual = check_file(Path::new("error/mod.rs"), "use crate::layout::Value;\n");
-    assert!(mutual.is_empty(), "{mutual:?}");
+    // `error` is the bottom: it may not name a layout (the cycle error ⇄ layout is gone).
+    let bottom = check_file(Path::new("error/mod.rs"), "use crate::layout::Value;\n");
+    assert!(
+        bottom[0].contains("`error` (layer 0) imports `layout` (layer 1)"),
+        "{bottom:?}"
+    );
     let leaf = check_file(Path::new("target/arch.rs"), "use crate::layout::Layout;\n");
     assert_eq!(leaf.len(), 1, "{leaf:?}");
+}
+
+#[test]
+fn a_cycle_inside_a_layer_is_named() {
+    let stems: BTreeMap<String, Vec<String>> = [(
+        "algebra".to_string(),
+        vec!["composition".to_string(), "decide".to_string()],
+    )]
+    .into();
+    // Two files of one sub-layer importing each other (as composition ⇄ decide once did).
+    let (bad, _, mut edges) = check_file_edges(
+        Path::new("algebra/composition.rs"),
+        "use super::decide::Decision;\nuse super::Tiler;\n",
+        &stems,
+    );
+    assert!(bad.is_empty(), "{bad:?}");
+    assert_eq!(edges.len(), 1, "{edges:?}"); // `super::Tiler` is not a file
+    let (_, _, e) = check_file_edges(
+        Path::new("algebra/decide.rs"),
+        "fn f() { crate::algebra::composition::admissible(); }\n",
+        &stems,
+    );
+    edges.extend(e);
+    let found = cycles(&edges);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("algebra/composition, algebra/decide")
+            && found[0].contains("algebra/composition.rs:1")
+            && found[0].contains("algebra/decide.rs:1"),
+        "{found:?}"
+    );
+    // One way only is fine.
+    assert!(cycles(&edges[..1]).is_empty());
+    // Files of a module without an inner order.
+    let stems: BTreeMap<String, Vec<String>> = [(
+        "domain".to_string(),
+        vec!["ir".to_string(), "eval".to_string()],
+    )]
+    .into();
+    let (_, _, mut edges) =
+        check_file_edges(Path::new("domain/ir.rs"), "use super::eval::run;\n", &stems);
+    edges.extend(check_file_edges(Path::new("domain/eval.rs"), "use super::ir::Ir;\n", &stems).2);
+    assert_eq!(cycles(&edges).len(), 1, "{edges:?}");
+    // Modules of one layer: a cycle of three.
+    let e = |a: &str, b: &str| (a.to_string(), b.to_string(), format!("{a}/mod.rs:1"));
+    let three = [e("x", "y"), e("y", "z"), e("z", "x"), e("z", "w")];
+    let found = cycles(&three);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("import cycle among x, y, z:"),
+        "{found:?}"
+    );
 }

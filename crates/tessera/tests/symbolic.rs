@@ -374,3 +374,98 @@ fn expressions_parse_and_print_back() {
     assert_eq!(e.code(), "parse_error");
     assert!(e.to_string().contains("column 5"), "{e}");
 }
+
+#[test]
+fn the_other_products_tile_to_shape_and_slice() {
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, i64)], &'a str);
+    let cases: &[Case] = &[
+        (
+            "tiled_product((M,K):(1,M),(2,3):(1,2))",
+            &[],
+            &[("M", 5), ("K", 7)],
+            "tiled_product((5,7):(1,5),(2,3):(1,2))",
+        ),
+        (
+            "flat_product((M,K):(1,M),(2,3):(1,2))",
+            &[],
+            &[("M", 5), ("K", 7)],
+            "flat_product((5,7):(1,5),(2,3):(1,2))",
+        ),
+        (
+            "blocked_product((M,4):(1,M),(2,3))",
+            &[],
+            &[("M", 5)],
+            "blocked_product((5,4):(1,5),(2,3))",
+        ),
+        (
+            "raked_product((M,4):(1,M),(2,3))",
+            &[],
+            &[("M", 5)],
+            "raked_product((5,4):(1,5),(2,3))",
+        ),
+        (
+            "tile_to_shape((2,4):(1,2),(M,N))",
+            &["M % 2 == 0", "N % 4 == 0"],
+            &[("M", 6), ("N", 12)],
+            "tile_to_shape((2,4):(1,2),(6,12))",
+        ),
+        (
+            "tile_to_shape((2,4):(1,2),(M,N),(1,0))",
+            &["M % 2 == 0", "N % 4 == 0"],
+            &[("M", 6), ("N", 12)],
+            "tile_to_shape((2,4):(1,2),(6,12),(1,0))",
+        ),
+        (
+            "slice((_,j),(M,K):(K,1))",
+            &[],
+            &[("M", 5), ("K", 7), ("j", 3)],
+            "slice((_,3),(5,7):(7,1))",
+        ),
+    ];
+    for (e, f, at, int) in cases {
+        agrees(e, f, at, int);
+    }
+    assert_eq!(
+        show("blocked_product((M,4):(1,M),(2,3))", &[]).0,
+        "((M,2),(4,3)):((1,4*M),(M,8*M))"
+    );
+    assert_eq!(
+        show("raked_product((M,4):(1,M),(2,3))", &[]).0,
+        "((2,M),(3,4)):((4*M,1),(8*M,M))"
+    );
+    assert_eq!(
+        show(
+            "tile_to_shape((2,4):(1,2),(M,N))",
+            &["M % 2 == 0", "N % 4 == 0"]
+        ),
+        ("((2,M/2),(4,N/4)):((1,8),(2,8*(M/2)))".into(), vec![])
+    );
+    // Without the facts, the divisibility of the target modes is a guard.
+    let (_, g) = show("tile_to_shape((2,4):(1,2),(M,N))", &[]);
+    assert_eq!(g, vec!["M % 2 == 0", "N % 4 == 0"]);
+    // A slice fixes a mode at a symbolic coordinate, guarded to lie in it.
+    assert_eq!(
+        show("slice((_,j),(M,K):(K,1))", &[]),
+        ("(M):(K)".into(), vec!["K > j".into()])
+    );
+    // idx2crd: the last mode takes the rest (no upper bound), as in CuTe.
+    assert_eq!(show("idx2crd(i,(M,K))", &[]), ("(i%M,i/M)".into(), vec![]));
+    assert_eq!(
+        show("tiled_product((M,K):(1,M),(2,3):(1,2))", &[]).0,
+        "((M,K),2,3):((1,M),K*M,2*K*M)"
+    );
+    // `_` in a tuple tiler leaves the mode alone (it is not a name).
+    assert_eq!(
+        show("tiled_product((M,K):(1,M),(4:1,_))", &[]).0,
+        "((M,1),4,K):((1,0),M,M)"
+    );
+    agrees(
+        "tiled_product((M,K):(1,M),(4:1,_))",
+        &[],
+        &[("M", 5), ("K", 7)],
+        "tiled_product((5,7):(1,5),(4:1,_))",
+    );
+    // A block that cannot divide the target for any size is refuted, with a witness.
+    let e = eval("tile_to_shape((2,4):(1,2),(2*M+1,N))", &[] as &[&str]).unwrap_err();
+    assert_eq!(e.code(), "refuted", "{e}");
+}

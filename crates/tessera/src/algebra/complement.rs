@@ -12,7 +12,6 @@ use super::coalesce::{bw_coalesce, filter_modes, filter_modes_into, from_modes, 
 use super::complement_fast::complement_fast;
 use crate::error::{arith, note, Divides, Error, Note, Obligation, Result};
 use crate::layout::buf::Buf;
-use crate::layout::Value;
 use crate::layout::{IntTuple, Layout, Mode, TreeRef};
 
 /// `complement(A, cotarget)`: CuTe C++'s complement, the ordered layout R disjoint from A (except
@@ -67,7 +66,7 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 pub fn complement_into(a: &Layout, cotarget: &IntTuple, out: &mut Layout) -> Result<()> {
     // The fast path answers only where `check_shape(cotarget)` holds (every leaf ≥ 1).
     let ct = cotarget.as_ref().leaf_slice();
-    if complement_fast(a.tree().leaf_slice(), ct, out.t.vals_mut()) {
+    if complement_fast(a.tree().leaf_slice(), ct, out.t.vals_mut(), rest_of) {
         out.t.set_flat_profile(true);
         return Ok(());
     }
@@ -122,7 +121,7 @@ pub(crate) fn complement_modes_into<const N: usize>(
     cotarget: &[i64],
     out: &mut Buf<Mode, N>,
 ) -> Result<()> {
-    if complement_fast(a.leaf_slice(), cotarget, out) {
+    if complement_fast(a.leaf_slice(), cotarget, out, rest_of) {
         return Ok(());
     }
     complement_modes_general_n(a, cotarget, out)
@@ -422,10 +421,7 @@ pub fn complement1(n: i64, d: i64, m: i64) -> Result<Layout> {
                 b: m,
             },
         )
-        .in_call(
-            "complement1",
-            vec![Value::Int(n), Value::Int(d), Value::Int(m)],
-        ));
+        .in_call("complement1", [n, d, m]));
     }
     let h = Divides::check(nd, m)?;
     complement1_with(n, d, m, h)
@@ -917,7 +913,7 @@ mod fast_path_tests {
             if r1.is_ok() {
                 assert_eq!(m1, m2, "{a} against {cot}");
             }
-            return complement_fast(a.tree().leaf_slice(), ct, &mut m1);
+            return complement_fast(a.tree().leaf_slice(), ct, &mut m1, rest_of);
         }
         false
     }

@@ -5,8 +5,7 @@
 //! errors and notes are the reference's own. `complement.rs`'s `fast_path_tests` check the two
 //! against each other.
 
-use super::complement::rest_of;
-use crate::error::arith;
+use crate::error::{arith, Result};
 use crate::layout::buf::Buf;
 use crate::layout::Mode;
 
@@ -28,11 +27,15 @@ use crate::layout::Mode;
 /// sort; two to four kept leaves are sorted in registers by a compare-exchange network (no merge:
 /// a packed pair gives the unit quotient, dropped); longer lists by insertion as the leaves are
 /// read, a leaf packed onto the last kept one merged into it.
+///
+/// `rest_of` is the reference's rest extent for a cotarget of several modes (`complement.rs`
+/// passes its own, so the two paths share it and this file imports nothing from the reference).
 #[inline(always)]
 pub(super) fn complement_fast<const N: usize>(
     leaves: &[Mode],
     cotarget: &[i64],
     out: &mut Buf<Mode, N>,
+    rest_of: impl FnOnce(&[i64], i64) -> Result<i64>,
 ) -> bool {
     // `out` is untouched where the cotarget has a leaf < 1. One copy of the work per kind of
     // cotarget: an integer one keeps a single register through the loops.

@@ -29,16 +29,16 @@ pub const ENUM_LIMIT: i64 = 1 << 22;
 
 /// One piece of the result: the part of a leaf mode of B that lands in one digit of A.
 #[derive(Clone, Copy, Debug, Default)]
-struct Piece {
+pub(super) struct Piece {
     /// Extent of the piece.
-    r: i64,
+    pub(super) r: i64,
     /// Stride of the piece in the result.
     rho: i64,
     /// Index of the leaf of B that this piece refines.
-    leaf: usize,
+    pub(super) leaf: usize,
 }
 
-type Pieces = Buf<Piece, 16>;
+pub(super) type Pieces = Buf<Piece, 16>;
 
 /// `composition(A, B)`: the layout `R` with `R(c) = A(B(c))` on B's domain, shaped like B.
 ///
@@ -430,38 +430,6 @@ fn certify_piece(ax: &[Mode], load: &mut [i64], r: i64, rho: i64, beta: i64) -> 
     u.checked_mul(ax[digit].stride) == Some(rho)
 }
 
-/// Admissibility of `composition(A, B)`, decided as [`composition`] decides it, without building
-/// the error message; see [`super::decide::is_admissible`].
-pub(crate) fn admissible(a: &Layout, b: &Layout) -> Result<super::decide::Decision> {
-    use super::decide::Decision;
-    let mut ax = Modes::new();
-    coalesce_x_modes_into(a.tree(), &mut ax)?;
-    let leaves: &[Mode] = b.tree().leaf_slice();
-    let mut pieces = Pieces::new();
-    let mut candidate = Layout::default();
-    candidate.t.clear();
-    build_candidate(&ax, b.tree(), &mut candidate.t, &mut pieces)?;
-    let mut betas: Buf<i64, 16> = Buf::new();
-    let mut prod: Buf<i64, 16> = Buf::from_elem(1, leaves.len());
-    for p in &pieces {
-        betas.push(arith::mul(leaves[p.leaf].stride, prod[p.leaf])?);
-        prod[p.leaf] = arith::mul(prod[p.leaf], p.r)?;
-    }
-    let compatible = leaves.iter().zip(&prod).all(|(l, &p)| l.shape == p);
-    if compatible && certificate(&ax, &pieces, &betas)? {
-        return Ok(Decision {
-            holds: true,
-            by_enumeration: false,
-        });
-    }
-    let holds = (compatible && enumerate(&ax, leaves, &pieces, &betas)?.is_none())
-        || synthesize(&ax, b, leaves)?.is_some();
-    Ok(Decision {
-        holds,
-        by_enumeration: true,
-    })
-}
-
 /// `composition(A, tiler)` for every kind of tiler: a layout, an integer `n` (= `n:1`), `_`
 /// (A itself), or a tuple applied mode by mode (modes of A past the tiler are dropped, as in
 /// CuTe C++).
@@ -502,7 +470,7 @@ pub fn composition_tiler(a: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// CuTe's `composition_impl` without its weak checks, appended to `out` in one pass over B's
 /// profile (a leaf of B becomes its pieces: one leaf, or a tuple of them; tuple tokens are copied,
 /// since replacing a leaf by a tuple keeps every parent's number of children); records the pieces.
-fn build_candidate(
+pub(super) fn build_candidate(
     ax: &[Mode],
     b: TreeRef<'_, Mode>,
     out: &mut Tree<Mode>,
@@ -585,7 +553,7 @@ fn for_each_piece(ax: &[Mode], m: Mode, mut f: impl FnMut(i64, i64) -> bool) -> 
 
 /// A point where a candidate disagrees with `A ∘ B`.
 #[derive(Debug)]
-enum Witness {
+pub(super) enum Witness {
     /// The pieces of a leaf of B do not multiply to its extent.
     Incompatible { leaf: usize, product: i64 },
     /// `A(B(c)) != R(c)` at B's flat coordinate `c`.
@@ -629,7 +597,7 @@ fn check(ax: &[Mode], leaves: &[Mode], pieces: &[Piece]) -> Result<Option<Witnes
 /// is unbounded). Then `A(Σ x_j β_j) = Σ x_j A(β_j)` with no carry, and each piece's stride
 /// must equal `A(β_j)`. Proved sound, test for test, as `certificate_sound` in
 /// `proofs/Composition.v`; `tests/bridge.rs` runs its extraction on Rust's certified cases.
-fn certificate(ax: &[Mode], pieces: &[Piece], betas: &[i64]) -> Result<bool> {
+pub(super) fn certificate(ax: &[Mode], pieces: &[Piece], betas: &[i64]) -> Result<bool> {
     let n = ax.len();
     let mut load: Buf<i64, 16> = Buf::from_elem(0, n);
     for (p, &beta) in pieces.iter().zip(betas) {
@@ -696,7 +664,7 @@ pub(crate) fn eval_modes(ax: &[Mode], i: i64) -> Result<i64> {
 }
 
 /// Exact check by enumeration of B's domain.
-fn enumerate(
+pub(super) fn enumerate(
     ax: &[Mode],
     leaves: &[Mode],
     pieces: &[Piece],
@@ -758,7 +726,7 @@ fn flat_coord(leaves: &[Mode], pieces: &[Piece], x: &[i64]) -> Vec<i64> {
 
 /// The coarsest layout refining B's shape that computes `A ∘ B`, if one exists: along each leaf
 /// `s:d` of B, `t ↦ A(t·d)` must be a layout function whose pieces multiply to `s`.
-fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>> {
+pub(super) fn synthesize(ax: &[Mode], b: &Layout, leaves: &[Mode]) -> Result<Option<Layout>> {
     let size = size_of(leaves)?;
     if size > ENUM_LIMIT {
         return Ok(None);

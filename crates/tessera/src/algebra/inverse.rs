@@ -28,7 +28,9 @@ fn by_stride(modes: &[Mode], idx: &mut [u32]) {
 /// modes whose stride equals the running product).
 ///
 /// Pre: none (a layout whose image does not contain 1 gets `1:0`).
-/// Post: `L(R(i)) == i` for all `0 <= i < size(R)`; `R` is compact.
+/// Post: `L(R(i)) == i` for all `0 <= i < size(R)`; `R` is compact. Proved for this
+/// algorithm (`right_inverse_correct`, `right_inverse_maximal`: `proofs/Inverse.v`,
+/// `proofs/InverseMax.v`; bridged in `tests/bridge.rs`).
 ///
 /// ```
 /// let l: tessera::Layout = "(2,4,6):(4,1,8)".parse().unwrap();
@@ -246,6 +248,9 @@ fn right_inverse_chain(c: &[Mode], r: &mut [Mode]) -> Result<usize> {
 /// ([`Error::Divisibility`] otherwise).
 /// Post: for all `0 <= i < size(L)`, `R(L(i))` lies in `[0, size(L))` and `L(R(L(i))) == L(i)`
 /// (when L's strides overlap this is checked, and a failure is [`Error::NonInjective`]).
+/// Proved for these steps when the strides do not overlap (`left_inverse_correct`), and an
+/// injective L never overlaps, so `R(L(i)) == i` (`left_inverse_of_injective`:
+/// `proofs/LeftInverse.v`; bridged in `tests/bridge.rs`).
 ///
 /// ```
 /// let l: tessera::Layout = "(8,4):(4,1)".parse().unwrap();

@@ -371,12 +371,6 @@ pub(crate) fn inadmissible(a: &Layout, b: &Layout, reason: String) -> Error {
             reason,
         },
     );
-    f.call = Some(crate::error::Call {
-        op: "composition".into(),
-        args: vec![
-            crate::layout::Value::Layout(a.clone()),
-            crate::layout::Value::Layout(b.clone()),
-        ],
-    });
+    f.call = Some(crate::error::Call::new("composition", [a, b]));
     Error::Inadmissible(f)
 }

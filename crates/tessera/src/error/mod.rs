@@ -3,10 +3,13 @@
 //! [`Failure`], [`Call`], the [`Divides`] proof value), and [`Note`]s, warnings that travel with a
 //! successful result ([`note`]).
 //!
-//! This module and [`crate::layout`] form the bottom layer: a layout operation fails with an
-//! [`Error`], and an [`Error`] records the layouts of the call it failed for ([`Call`]). Nothing here
-//! runs an algebra operation or reads notation; checked suggestions, explanatory notes and the
+//! This module is the bottom layer: it imports nothing from the crate. A layout operation fails
+//! with an [`Error`], and an [`Error`] records the call it failed for ([`Call`]) with each argument
+//! in expression syntax, so no layout type is needed here. Nothing here runs an algebra operation
+//! or reads notation; checked suggestions, explanatory notes and the
 //! error catalogue live above, in [`crate::obligation`].
+
+use std::fmt;
 
 pub mod note;
 pub mod vocab;
@@ -269,9 +272,11 @@ impl Error {
             Error::NoUnitStride { layout } => Obligation::HasUnitStride {
                 layout: layout.clone(),
             },
-            Error::InvalidSwizzle { bits, base, shift } => {
-                crate::layout::swizzle::swizzle_obligation(*bits, *base, *shift)
-            }
+            Error::InvalidSwizzle { bits, base, shift } => Obligation::SwizzleParams {
+                bits: *bits,
+                base: *base,
+                shift: *shift,
+            },
             Error::NotExpressible { what, .. } => Obligation::Expressible { what: what.clone() },
         }
     }
@@ -280,22 +285,18 @@ impl Error {
     /// error leaves each operation). Only errors that carry a [`Failure`] keep it.
     ///
     /// ```
-    /// use tessera::notation::Value;
     /// let e = tessera::algebra::complement1(4, 2, 20).unwrap_err()
-    ///     .in_call("complement1", vec![Value::Int(4), Value::Int(2), Value::Int(20)]);
+    ///     .in_call("complement1", [4, 2, 20]);
     /// assert_eq!(e.failure().unwrap().call.as_ref().unwrap().to_string(), "complement1(4,2,20)");
     /// ```
-    pub fn in_call(mut self, op: &str, args: Vec<crate::layout::Value>) -> Self {
+    pub fn in_call<A: fmt::Display>(mut self, op: &str, args: impl IntoIterator<Item = A>) -> Self {
         match &mut self {
             Error::Divisibility(f)
             | Error::Inadmissible(f)
             | Error::NonInjective(f)
             | Error::NotComplementable(f)
             | Error::ProofMismatch(f) => {
-                f.call = Some(Call {
-                    op: op.to_string(),
-                    args,
-                });
+                f.call = Some(Call::new(op, args));
             }
             _ => {}
         }

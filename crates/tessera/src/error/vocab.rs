@@ -9,7 +9,6 @@
 use std::fmt;
 
 use super::{Error, Result};
-use crate::layout::Value;
 
 /// A proof obligation with its concrete values, printed in math notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,19 +316,37 @@ impl Obligation {
 }
 
 /// The call an obligation was checked for: an operation of the expression language and its
-/// arguments. Printed in expression syntax, e.g. `complement1(128,16,2040)`.
+/// arguments, each in expression syntax (so `error` needs no layout type, and the record reads back
+/// through [`crate::notation::eval`]). Printed as the call, e.g. `complement1(128,16,2040)`.
 ///
 /// ```
-/// use tessera::{notation::Value, obligation::Call};
-/// let c = Call { op: "complement1".into(), args: vec![Value::Int(4), Value::Int(2), Value::Int(20)] };
+/// use tessera::obligation::Call;
+/// let c = Call::new("complement1", [4, 2, 20]);
 /// assert_eq!(c.to_string(), "complement1(4,2,20)");
+/// assert_eq!(c.args, ["4", "2", "20"]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     /// The function name (as in the expression language, `crate::notation::ops::OPS`).
     pub op: String,
-    /// The argument values.
-    pub args: Vec<Value>,
+    /// The argument values, each in expression syntax (the C++ face).
+    pub args: Vec<String>,
+}
+
+impl Call {
+    /// The call `op(args…)`, each argument written with its `Display`.
+    ///
+    /// Pre: none. Post: `args[i] == arg_i.to_string()`.
+    ///
+    /// ```
+    /// assert_eq!(tessera::obligation::Call::new("divides", [3, 7]).to_string(), "divides(3,7)");
+    /// ```
+    pub fn new<A: fmt::Display>(op: &str, args: impl IntoIterator<Item = A>) -> Call {
+        Call {
+            op: op.to_string(),
+            args: args.into_iter().map(|a| a.to_string()).collect(),
+        }
+    }
 }
 
 impl fmt::Display for Call {
@@ -459,7 +476,7 @@ impl Divides {
                     b,
                 },
             ))
-            .in_call("divides", vec![Value::Int(a), Value::Int(b)]));
+            .in_call("divides", [a, b]));
         }
         Ok(Divides { a, b })
     }

@@ -7,7 +7,7 @@
 //! [`AnyLayout`] is a plain layout, a swizzle or a composed layout: the one type the swizzled
 //! algebra (`crate::algebra::swizzled`) accepts.
 
-use crate::error::{arith, Error, Obligation, Result};
+use crate::error::{arith, Error, Result};
 use crate::layout::{IntTuple, Layout};
 
 /// The largest bit position a swizzle may touch (`B + M + |S| ≤ 62`, so that every mask and shift
@@ -309,9 +309,4 @@ pub fn check_chain_links(op: &'static str, n: usize) -> Result<()> {
         });
     }
     Ok(())
-}
-
-/// The obligation [`Error::InvalidSwizzle`] names.
-pub(crate) fn swizzle_obligation(bits: i64, base: i64, shift: i64) -> Obligation {
-    Obligation::SwizzleParams { bits, base, shift }
 }

@@ -7,9 +7,39 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::{Call, Failure, Obligation};
+use std::fmt;
+
+use crate::error::{Failure, Obligation};
 use crate::layout::{IntTuple, Layout, Mode, Tree};
 use crate::notation::Value;
+
+/// A call with its arguments as values (the error records them as text: [`crate::error::Call`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Call {
+    op: String,
+    args: Vec<Value>,
+}
+
+impl Call {
+    /// The recorded call read back: each argument is an expression evaluating to itself.
+    fn read(c: &crate::error::Call) -> Option<Call> {
+        let args = c
+            .args
+            .iter()
+            .map(|a| crate::notation::eval(a).ok())
+            .collect::<Option<Vec<Value>>>()?;
+        Some(Call {
+            op: c.op.clone(),
+            args,
+        })
+    }
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::error::Call::new(&self.op, &self.args).fmt(f)
+    }
+}
 
 /// The most suggestions returned for one error.
 pub const MAX_SUGGESTIONS: usize = 5;
@@ -47,7 +77,12 @@ struct Candidate {
 
 /// The checked suggestions for a failure, nearest first.
 pub(crate) fn suggest(f: &Failure) -> Vec<Suggestion> {
-    let Some(call) = f.call.clone().or_else(|| derive_call(f)) else {
+    let Some(call) = f
+        .call
+        .as_ref()
+        .and_then(Call::read)
+        .or_else(|| derive_call(f))
+    else {
         return Vec::new();
     };
     if call

@@ -5,6 +5,7 @@ use super::expr::{Item, Poly, Reader};
 use super::facts::{Assignment, Facts};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
+use super::product::{self, read_slice_crd, SliceCrd};
 use super::{Ctx, Sym, SymError};
 use crate::layout::value::Value;
 use std::fmt;
@@ -87,7 +88,8 @@ impl SymValue {
 }
 
 /// The operations the symbolic language accepts, with their argument kinds
-/// (`L` layout, `T` tiler, `E` expression, `C` coordinate, `L?`/`E?` optional).
+/// (`L` layout, `T` tiler, `E` expression, `C` coordinate or shape, `S` slice coordinate
+/// with `_`, `L?`/`E?`/`C?` optional).
 pub const OPERATIONS: &[(&str, &str)] = &[
     ("size", "L"),
     ("cosize", "L"),
@@ -106,6 +108,12 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("idx2crd", "E,C"),
     ("local_tile", "L,T,C"),
     ("local_partition", "L,L,E"),
+    ("tiled_product", "L,T"),
+    ("flat_product", "L,T"),
+    ("blocked_product", "L,L"),
+    ("raked_product", "L,L"),
+    ("tile_to_shape", "L,C,C?"),
+    ("slice", "S,L"),
 ];
 
 enum Arg {
@@ -113,6 +121,7 @@ enum Arg {
     T(Tiler),
     E(Poly),
     C(Item),
+    S(SliceCrd),
 }
 
 fn names_of_tiler(t: &Tiler, out: &mut Vec<String>) {
@@ -148,7 +157,10 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
             Arg::T(t) => names_of_tiler(t, &mut names),
             Arg::E(p) if index_op => p.names(&mut coords),
             Arg::E(p) => p.names(&mut names),
+            // A shape (tile_to_shape's target, idx2crd's shape) holds extents.
+            Arg::C(c) if matches!(op, "tile_to_shape" | "idx2crd") => names_of_item(c, &mut names),
             Arg::C(c) => names_of_item(c, &mut coords),
+            Arg::S(c) => c.names(&mut coords),
         }
     }
     // Coordinates and indices may be 0; extents may not.
@@ -266,6 +278,26 @@ fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> 
             let (l, off) = ops::local_partition(ctx, &a, &thr, &i)?;
             SymValue::Tuple(vec![SymValue::Layout(l), SymValue::Expr(off)])
         }
+        ("tiled_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::tiled_product(ctx, &a, &t)?)
+        }
+        ("flat_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::flat_product(ctx, &a, &t)?)
+        }
+        ("blocked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::blocked_product(ctx, &a, &b)?)
+        }
+        ("raked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::raked_product(ctx, &a, &b)?)
+        }
+        ("tile_to_shape", Some(L(a)), Some(C(s)), o) => {
+            let o = match o {
+                Some(C(o)) => Some(o),
+                _ => None,
+            };
+            SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
+        }
+        ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
         (op, ..) => {
             return Err(SymError::Unsupported {
                 op: "eval",
@@ -324,6 +356,7 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
                     }
                 }
             }
+            "S" => Arg::S(read_slice_crd(&mut r)?),
             _ => Arg::C(r.item()?),
         });
     }

@@ -18,6 +18,7 @@ pub mod expr;
 pub mod facts;
 pub mod layout;
 pub mod ops;
+pub mod product;
 
 pub use call::{eval, SymValue};
 pub use expr::{parse_expr, Atom, Poly};
