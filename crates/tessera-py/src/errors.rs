@@ -68,7 +68,11 @@ impl ErrorInfo {
         };
         call.args
             .iter()
-            .map(|v| crate::value_to_py(py, v.clone()))
+            .map(|t| {
+                tessera::notation::eval(t)
+                    .map_err(raise)
+                    .and_then(|v| crate::value_to_py(py, v))
+            })
             .collect::<PyResult<Vec<_>>>()
             .map(Some)
     }

@@ -932,7 +932,7 @@ pub(crate) fn operation_rows() -> Vec<Row> {
             let kinds = op.args.iter().map(|k| snake(&format!("{k:?}"))).collect();
             let lift = match op.lift {
                 Lift::Refuse => "refuse",
-                Lift::Inner { .. } => "inner",
+                Lift::Inner(_) => "inner",
                 Lift::Func(_) => "func",
             };
             let ragged = if op.ragged == RaggedForm::No {
