@@ -469,3 +469,50 @@ fn the_other_products_tile_to_shape_and_slice() {
     let e = eval("tile_to_shape((2,4):(1,2),(2*M+1,N))", &[] as &[&str]).unwrap_err();
     assert_eq!(e.code(), "refuted", "{e}");
 }
+
+#[test]
+fn ragged_divides_give_holes_and_predicate_as_expressions() {
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &[] as &[&str],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!("{}", s.value)
+    };
+    assert_eq!(
+        r.holes.to_string(),
+        "-M*N+16384*ceil_div(M,128)*ceil_div(N,128)"
+    );
+    let p: Vec<String> = r.predicate.iter().map(|p| p.to_string()).collect();
+    assert_eq!(p, vec!["M > 128*r0+t0", "N > 128*r1+t1"]);
+    // Under the divisibility facts there is no hole and no predicate.
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &["M % 128 == 0", "N % 128 == 0"],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!("{}", s.value)
+    };
+    assert_eq!(r.holes.to_string(), "0");
+    assert!(r.predicate.is_empty());
+    // At M = 300, N = 256: the integer ragged divide's counts.
+    let env = env(&[("M", 300), ("N", 256)]);
+    let i = match tessera::notation::ragged::evaluate(
+        "ragged_zipped_divide((300,256):(1,300),(128,128))",
+    ) {
+        Ok(tessera::notation::ragged::Outcome::Divide(r)) => r,
+        _ => panic!("integer ragged divide"),
+    };
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &[] as &[&str],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!()
+    };
+    assert_eq!(r.holes.eval(&env).unwrap(), i.holes);
+    assert_eq!(r.points.eval(&env).unwrap(), i.points);
+}

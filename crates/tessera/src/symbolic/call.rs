@@ -6,7 +6,9 @@ use super::facts::{Assignment, Facts};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
 use super::product::{self, read_slice_crd, SliceCrd};
+use super::ragged::{self, SymRagged};
 use super::{Ctx, Sym, SymError};
+use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
 use std::fmt;
 
@@ -21,6 +23,8 @@ pub enum SymValue {
     Coord(Item),
     /// A pair, e.g. `(tile, offset)`.
     Tuple(Vec<SymValue>),
+    /// A ragged divide: the layout over the padded domain, its hole count and predicate.
+    Ragged(Box<SymRagged>),
 }
 
 fn write_item(f: &mut fmt::Formatter<'_>, it: &Item) -> fmt::Result {
@@ -45,6 +49,7 @@ impl fmt::Display for SymValue {
             SymValue::Layout(l) => write!(f, "{l}"),
             SymValue::Expr(p) => write!(f, "{p}"),
             SymValue::Coord(c) => write_item(f, c),
+            SymValue::Ragged(r) => write!(f, "{r}"),
             SymValue::Tuple(v) => {
                 f.write_str("(")?;
                 for (i, x) in v.iter().enumerate() {
@@ -80,6 +85,13 @@ impl SymValue {
             SymValue::Layout(l) => Value::Layout(l.subs(env)?),
             SymValue::Expr(p) => Value::Int(p.eval(env)?),
             SymValue::Coord(c) => item_subs(c, env)?,
+            // (layout, points, valid, holes), as the integer ragged divide reports them.
+            SymValue::Ragged(r) => Value::Tuple(vec![
+                Value::Layout(r.layout.subs(env)?),
+                Value::Int(r.points.eval(env)?),
+                Value::Int(r.valid.eval(env)?),
+                Value::Int(r.holes.eval(env)?),
+            ]),
             SymValue::Tuple(v) => {
                 Value::Tuple(v.iter().map(|x| x.subs(env)).collect::<Result<_, _>>()?)
             }
@@ -114,6 +126,10 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("raked_product", "L,L"),
     ("tile_to_shape", "L,C,C?"),
     ("slice", "S,L"),
+    ("ragged_logical_divide", "L,T"),
+    ("ragged_zipped_divide", "L,T"),
+    ("ragged_tiled_divide", "L,T"),
+    ("ragged_flat_divide", "L,T"),
 ];
 
 enum Arg {
@@ -218,6 +234,16 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
         SymValue::Layout(l) => SymValue::Layout(SymLayout::new(tidy_node(f, l.root)?)),
         SymValue::Expr(p) => SymValue::Expr(f.tidy(&p)?),
         SymValue::Coord(c) => SymValue::Coord(tidy_item(f, c)?),
+        SymValue::Ragged(r) => {
+            let r = *r;
+            SymValue::Ragged(Box::new(SymRagged {
+                layout: SymLayout::new(tidy_node(f, r.layout.root)?),
+                points: f.tidy(&r.points)?,
+                valid: f.tidy(&r.valid)?,
+                holes: f.tidy(&r.holes)?,
+                ..r
+            }))
+        }
         SymValue::Tuple(v) => SymValue::Tuple(
             v.into_iter()
                 .map(|x| tidy_value(f, x))
@@ -298,6 +324,14 @@ fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> 
             SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
         }
         ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
+        (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
+            let arr =
+                Arrangement::parse(&name["ragged_".len()..]).ok_or(SymError::Unsupported {
+                    op: "eval",
+                    what: format!("`{name}` is not a ragged divide"),
+                })?;
+            SymValue::Ragged(Box::new(ragged::ragged_divide(ctx, &a, &t, arr)?))
+        }
         (op, ..) => {
             return Err(SymError::Unsupported {
                 op: "eval",

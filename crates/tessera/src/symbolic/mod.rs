@@ -19,6 +19,7 @@ pub mod facts;
 pub mod layout;
 pub mod ops;
 pub mod product;
+pub mod ragged;
 
 pub use call::{eval, SymValue};
 pub use expr::{parse_expr, Atom, Poly};
