@@ -272,6 +272,7 @@ pub fn to_json(rep: &Report) -> Value {
             "l2Promotion": d.l2_promotion.cu_name(),
             "oobFill": d.oob_fill.cu_name(),
             "copyBytes": d.copy_bytes,
+            "smemBytes": d.smem_bytes,
             "smemAlignment": d.smem_alignment,
         })
     });

@@ -197,3 +197,37 @@ fn svg_picture_of_the_boxes() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("error[svg]"), "{err}");
 }
+
+/// A swizzled box whose rows are narrower than the swizzle span occupies rows × span bytes (TMA
+/// pads the rows; measured on an H200, `tools/tma_swizzle_hw/`): the report says both counts, the
+/// JSON has `smemBytes`, and `--smem` accepts the padded consumer layout and refuses the dense one.
+#[test]
+fn narrow_swizzled_rows_are_padded_to_the_span() {
+    let base = [
+        "--dtype",
+        "f16",
+        "--shape",
+        "8,8",
+        "--box",
+        "8,8",
+        "--swizzle",
+        "32B",
+    ];
+    let (code, out, _) = tma(&base);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("one copy: moves 128 bytes but occupies 256 bytes of shared memory"),
+        "{out}"
+    );
+    let (_, j) = json(&base);
+    assert_eq!(j["descriptor"]["copyBytes"], 128, "{j}");
+    assert_eq!(j["descriptor"]["smemBytes"], 256, "{j}");
+    let mut padded = base.to_vec();
+    padded.extend(["--smem", "Sw<1,3,3> o 0 o (8,8):(16,1)"]);
+    let (code, out, _) = tma(&padded);
+    assert_eq!(code, 0, "{out}");
+    let mut dense = base.to_vec();
+    dense.extend(["--smem", "Sw<1,3,3> o 0 o (8,8):(8,1)"]);
+    let (code, out, err) = tma(&dense);
+    assert_eq!(code, 1, "{out}{err}");
+}

@@ -39,7 +39,8 @@ fn smem_arg(o: &Bound<'_, PyAny>) -> PyResult<Smem> {
             let text: String = o.extract()?;
             if text.contains("->") || text.trim_start().starts_with('{') {
                 let l = crate::linear::parse_any(&text).map_err(|e| berr(e.into()))?;
-                let (l, _) = tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
+                let (l, _) =
+                    tessera::algebra::gluon::smem_direction(&l).map_err(crate::linear::lerr)?;
                 return Ok(Smem::Linear(l));
             }
             text.parse::<AnyLayout>().map_err(crate::raise)?
@@ -112,12 +113,13 @@ impl BankReport {
             .map_err(|e| raise_kind("picture", e.code(), e.to_string()))
     }
     fn _repr_svg_(&self) -> Option<String> {
-        self.svg().ok()
+        self.svg().ok().map(|s| tessera::render::html::fit_svg(&s))
     }
     fn __repr__(&self) -> String {
         format!(
-            "<tessera.BankReport {} wavefronts, ideal {} ({:.2}x), {}>",
+            "<tessera.BankReport {} wavefront{}, ideal {} ({:.2}x), {}>",
             self.r.wavefronts,
+            if self.r.wavefronts == 1 { "" } else { "s" },
             self.r.ideal,
             self.r.conflict_factor(),
             self.r.method
@@ -131,6 +133,12 @@ impl BankReport {
 /// ...; the access: `tv` (a TV layout, 32 threads, with `instr` such as `"ld.shared"`,
 /// `"ldmatrix.x4"`) or `atom` (a named copy atom such as `"ldmatrix.x4"`, `"tma"`), with `major`
 /// (`"k"` or `"mn"`).
+///
+/// Pre: `smem` a layout over 2-D coordinates, `dtype` an element type, one access (`tv` or `atom`;
+/// else `BankError`). Post: the wavefronts the access takes against the conflict-free ideal.
+///
+/// >>> tessera.bank_conflicts("(32,32):(1,32)", "f32", tv="(32,1):(32,0)").wavefronts
+/// 32
 #[pyfunction]
 #[pyo3(signature = (smem, dtype, *, tv = None, atom = None, instr = None, major = None))]
 fn bank_conflicts(

@@ -374,3 +374,178 @@ fn expressions_parse_and_print_back() {
     assert_eq!(e.code(), "parse_error");
     assert!(e.to_string().contains("column 5"), "{e}");
 }
+
+#[test]
+fn the_other_products_tile_to_shape_and_slice() {
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, i64)], &'a str);
+    let cases: &[Case] = &[
+        (
+            "tiled_product((M,K):(1,M),(2,3):(1,2))",
+            &[],
+            &[("M", 5), ("K", 7)],
+            "tiled_product((5,7):(1,5),(2,3):(1,2))",
+        ),
+        (
+            "flat_product((M,K):(1,M),(2,3):(1,2))",
+            &[],
+            &[("M", 5), ("K", 7)],
+            "flat_product((5,7):(1,5),(2,3):(1,2))",
+        ),
+        (
+            "blocked_product((M,4):(1,M),(2,3))",
+            &[],
+            &[("M", 5)],
+            "blocked_product((5,4):(1,5),(2,3))",
+        ),
+        (
+            "raked_product((M,4):(1,M),(2,3))",
+            &[],
+            &[("M", 5)],
+            "raked_product((5,4):(1,5),(2,3))",
+        ),
+        (
+            "tile_to_shape((2,4):(1,2),(M,N))",
+            &["M % 2 == 0", "N % 4 == 0"],
+            &[("M", 6), ("N", 12)],
+            "tile_to_shape((2,4):(1,2),(6,12))",
+        ),
+        (
+            "tile_to_shape((2,4):(1,2),(M,N),(1,0))",
+            &["M % 2 == 0", "N % 4 == 0"],
+            &[("M", 6), ("N", 12)],
+            "tile_to_shape((2,4):(1,2),(6,12),(1,0))",
+        ),
+        (
+            "slice((_,j),(M,K):(K,1))",
+            &[],
+            &[("M", 5), ("K", 7), ("j", 3)],
+            "slice((_,3),(5,7):(7,1))",
+        ),
+    ];
+    for (e, f, at, int) in cases {
+        agrees(e, f, at, int);
+    }
+    assert_eq!(
+        show("blocked_product((M,4):(1,M),(2,3))", &[]).0,
+        "((M,2),(4,3)):((1,4*M),(M,8*M))"
+    );
+    assert_eq!(
+        show("raked_product((M,4):(1,M),(2,3))", &[]).0,
+        "((2,M),(3,4)):((4*M,1),(8*M,M))"
+    );
+    assert_eq!(
+        show(
+            "tile_to_shape((2,4):(1,2),(M,N))",
+            &["M % 2 == 0", "N % 4 == 0"]
+        ),
+        ("((2,M/2),(4,N/4)):((1,8),(2,8*(M/2)))".into(), vec![])
+    );
+    // Without the facts, the divisibility of the target modes is a guard.
+    let (_, g) = show("tile_to_shape((2,4):(1,2),(M,N))", &[]);
+    assert_eq!(g, vec!["M % 2 == 0", "N % 4 == 0"]);
+    // A slice fixes a mode at a symbolic coordinate, guarded to lie in it.
+    assert_eq!(
+        show("slice((_,j),(M,K):(K,1))", &[]),
+        ("(M):(K)".into(), vec!["K > j".into()])
+    );
+    // idx2crd: the last mode takes the rest (no upper bound), as in CuTe.
+    assert_eq!(show("idx2crd(i,(M,K))", &[]), ("(i%M,i/M)".into(), vec![]));
+    assert_eq!(
+        show("tiled_product((M,K):(1,M),(2,3):(1,2))", &[]).0,
+        "((M,K),2,3):((1,M),K*M,2*K*M)"
+    );
+    // `_` in a tuple tiler leaves the mode alone (it is not a name).
+    assert_eq!(
+        show("tiled_product((M,K):(1,M),(4:1,_))", &[]).0,
+        "((M,1),4,K):((1,0),M,M)"
+    );
+    agrees(
+        "tiled_product((M,K):(1,M),(4:1,_))",
+        &[],
+        &[("M", 5), ("K", 7)],
+        "tiled_product((5,7):(1,5),(4:1,_))",
+    );
+    // A block that cannot divide the target for any size is refuted, with a witness.
+    let e = eval("tile_to_shape((2,4):(1,2),(2*M+1,N))", &[] as &[&str]).unwrap_err();
+    assert_eq!(e.code(), "refuted", "{e}");
+}
+
+#[test]
+fn ragged_divides_give_holes_and_predicate_as_expressions() {
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &[] as &[&str],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!("{}", s.value)
+    };
+    assert_eq!(
+        r.holes.to_string(),
+        "-M*N+16384*ceil_div(M,128)*ceil_div(N,128)"
+    );
+    let p: Vec<String> = r.predicate.iter().map(|p| p.to_string()).collect();
+    assert_eq!(p, vec!["M > 128*r0+t0", "N > 128*r1+t1"]);
+    // Under the divisibility facts there is no hole and no predicate.
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &["M % 128 == 0", "N % 128 == 0"],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!("{}", s.value)
+    };
+    assert_eq!(r.holes.to_string(), "0");
+    assert!(r.predicate.is_empty());
+    // At M = 300, N = 256: the integer ragged divide's counts.
+    let env = env(&[("M", 300), ("N", 256)]);
+    let i = match tessera::notation::ragged::evaluate(
+        "ragged_zipped_divide((300,256):(1,300),(128,128))",
+    ) {
+        Ok(tessera::notation::ragged::Outcome::Divide(r)) => r,
+        _ => panic!("integer ragged divide"),
+    };
+    let s = eval(
+        "ragged_zipped_divide((M,N):(1,M),(128,128))",
+        &[] as &[&str],
+    )
+    .unwrap();
+    let tessera::symbolic::SymValue::Ragged(r) = &s.value else {
+        panic!()
+    };
+    assert_eq!(r.holes.eval(&env).unwrap(), i.holes);
+    assert_eq!(r.points.eval(&env).unwrap(), i.points);
+}
+
+#[test]
+fn swizzled_layouts_with_a_symbolic_inner_layout() {
+    // The divide lifts through the inner layout, as the integer algebra's.
+    let e = "zipped_divide(Sw<3,4,3> o 0 o (8,K):(K,1),(8,64))";
+    let (v, g) = show(e, &["K % 64 == 0"]);
+    assert_eq!(v, "Sw<3,4,3> o 0 o ((8,64),(1,K/64)):((K,1),(0,64))");
+    assert!(g.is_empty(), "{g:?}");
+    agrees(
+        e,
+        &["K % 64 == 0"],
+        &[("K", 128)],
+        "zipped_divide(Sw<3,4,3> o 0 o (8,128):(128,1),(8,64))",
+    );
+    // Evaluation: the swizzle of the inner layout's value, an atom that instantiates exactly.
+    let s = eval("eval(Sw<3,4,3> o 0 o (8,K):(K,1),i)", &[] as &[&str]).unwrap();
+    assert_eq!(s.value.to_string(), "Sw<3,4,3>(K*(i%8)+i/8)");
+    for (k, i) in [(64, 9), (128, 13), (72, 40)] {
+        let env = env(&[("K", k), ("i", i)]);
+        let int =
+            tessera::notation::eval(&format!("eval(Sw<3,4,3> o 0 o (8,{k}):({k},1),{i})")).unwrap();
+        assert_eq!(s.value.subs(&env).unwrap().to_string(), int.to_string());
+    }
+    // The swizzle atom reads back, and a constant swizzles at once.
+    let p = tessera::symbolic::parse_expr("Sw<3,4,3>(K*(i%8)+i/8)").unwrap();
+    assert_eq!(p.to_string(), "Sw<3,4,3>(K*(i%8)+i/8)");
+    assert_eq!(
+        tessera::symbolic::parse_expr("Sw<3,4,3>(128)")
+            .unwrap()
+            .to_string(),
+        "144"
+    );
+}

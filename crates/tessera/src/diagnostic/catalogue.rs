@@ -116,7 +116,7 @@ pub const ALGEBRA: &[Code] = &[
         title: "ranks do not match, or a mode index is out of range",
         obligation: "rank(x) = rank(y), or i < rank(L)",
         explanation: "Coordinates must have the layout's rank; get(L, i) needs i < rank(L); \
-                      print_layout needs rank 2.",
+                      print_layout needs rank 1 or 2.",
         example: Example::Expr("get((2,3):(1,2),5)"),
     },
     Code {

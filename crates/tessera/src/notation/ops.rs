@@ -67,15 +67,22 @@ pub enum Lift {
     /// Not defined on them: a type error naming the first swizzled argument.
     Refuse,
     /// Applied to the innermost layout `I` (`O o off o f(I)`); the other arguments must not be
-    /// swizzled. `name` is what an error says the operation was.
-    Inner {
-        /// The operation, as the error for a bare swizzle names it.
-        name: &'static str,
-        /// The operation on the innermost layout.
-        f: fn(&Layout, &Args) -> Result<Layout>,
-    },
+    /// swizzled. An error for a bare swizzle names the row's operation. With [`Plain::Inner`]
+    /// the same function is the operation on plain arguments (`f(A, args)`): written once.
+    Inner(fn(&Layout, &Args) -> Result<Layout>),
     /// Its own definition on swizzles and composed layouts.
     Func(fn(&Args) -> Result<Value>),
+}
+
+/// The operation on plain arguments (no argument swizzled; arity already checked).
+#[derive(Clone, Copy)]
+pub enum Plain {
+    /// Its own function.
+    Func(fn(&Args) -> Result<Value>),
+    /// The row's [`Lift::Inner`] function applied to argument 0 (a plain layout; where the row
+    /// takes [`Kind::LayoutOrShape`] first, a shape's compact layout too). Only with
+    /// [`Lift::Inner`]: a compile-time check refuses any other pairing.
+    Inner,
 }
 
 /// The operation's form over the padded domain (`tessera eval --ragged`,
@@ -117,7 +124,7 @@ pub struct Op {
     /// Its signature(s) and a short description: `complement(A) | complement(A, cotarget)`.
     pub help: &'static str,
     /// The operation on plain arguments (arity already checked).
-    pub plain: fn(&Args) -> Result<Value>,
+    pub plain: Plain,
     /// Its lifting to swizzles and composed layouts.
     pub lift: Lift,
     /// Its ragged form.
@@ -281,17 +288,25 @@ fn call(op: &Op, vals: &[Value]) -> Result<Value> {
     arity(op.name, vals.len(), op.arity)?;
     let a = Args { op: op.name, vals };
     if !vals.iter().any(Value::is_swizzled) {
-        return (op.plain)(&a);
+        return match (op.plain, op.lift) {
+            (Plain::Func(f), _) => f(&a),
+            (Plain::Inner, Lift::Inner(f)) if op.args.first() == Some(&Kind::LayoutOrShape) => {
+                lay(f(&a.layout_or_tuple(0)?, &a))
+            }
+            (Plain::Inner, Lift::Inner(f)) => lay(f(a.layout(0)?, &a)),
+            // Refused when the crate compiles (the `const _` after `OPS`).
+            (Plain::Inner, _) => Err(a.type_err(0, "an operation with a plain form")),
+        };
     }
     match op.lift {
         Lift::Func(f) => f(&a),
-        Lift::Inner { name, f } => {
+        Lift::Inner(f) => {
             if let Some(i) = vals.iter().skip(1).position(Value::is_swizzled) {
                 let k = op.args.get(i + 1).copied().unwrap_or(Kind::Tuple);
                 return Err(a.type_err(i + 1, k.expected()));
             }
             let inner = a.any(0)?;
-            swizzled::by_inner(&inner, name, &|l| f(l, &a)).map(Value::from_any_layout)
+            swizzled::by_inner(&inner, op.name, &|l| f(l, &a)).map(Value::from_any_layout)
         }
         Lift::Refuse => {
             let i = vals.iter().position(Value::is_swizzled).unwrap_or(0);
@@ -319,8 +334,9 @@ pub fn help() -> String {
 /// A ragged slice as text: its layout (or index map) with offset, and its hole count.
 fn slice_text(s: &algebra::ragged::RaggedSlice) -> String {
     let body = match (&s.layout, s.offset) {
-        (Some(l), Some(o)) => format!("{l} + {o}"),
-        _ => format!("index {} + {}", s.index, s.index_offset),
+        // `(tile, offset)`, as `local_tile` prints its result.
+        (Some(l), Some(o)) => format!("({l},{o})"),
+        _ => format!("(index {},{})", s.index, s.index_offset),
     };
     format!(
         "{body} [{} points, {} valid, {}]",
@@ -557,11 +573,8 @@ macro_rules! by_tiler {
             args: &[Kind::Layout, Kind::Tiler],
             arity: &[2],
             help: concat!($name, "(A, tiler)"),
-            plain: |a| lay($f(a.layout(0)?, &a.tiler(1)?)),
-            lift: Lift::Inner {
-                name: "divide/product",
-                f: |l, a| $f(l, &a.tiler(1)?),
-            },
+            plain: Plain::Inner,
+            lift: Lift::Inner(|l, a| $f(l, &a.tiler(1)?)),
             ragged: $ragged,
             pycute: Face::Argument,
             codes: $codes,
@@ -577,7 +590,7 @@ macro_rules! ragged_divide {
             args: &[Kind::Layout, Kind::Tiler],
             arity: &[2],
             help: $help,
-            plain: ragged_divide,
+            plain: Plain::Func(ragged_divide),
             lift: Lift::Refuse,
             ragged: RaggedForm::No,
             pycute: Face::NotLayout,
@@ -596,13 +609,27 @@ const PRODUCT_CODES: &[&str] = &[
 const COMPLEMENT_CODES: &[&str] = &["non_injective", "not_complementable", "too_large"];
 
 /// Every operation of the expression language, in the order the help lists them.
-pub static OPS: &[Op] = &[
+pub static OPS: &[Op] = ROWS;
+
+/// [`Plain::Inner`] only with [`Lift::Inner`], checked when the crate compiles.
+const _: () = {
+    let mut i = 0;
+    while i < ROWS.len() {
+        assert!(
+            !matches!(ROWS[i].plain, Plain::Inner) || matches!(ROWS[i].lift, Lift::Inner(_)),
+            "a row with Plain::Inner needs Lift::Inner"
+        );
+        i += 1;
+    }
+};
+
+const ROWS: &[Op] = &[
     Op {
         name: "composition",
         args: &[Kind::Layout, Kind::Tiler],
         arity: &[2],
         help: "composition(A, B): B a layout, integer, shape or by-mode tiler",
-        plain: |a| lay(algebra::composition_tiler(a.layout(0)?, &a.tiler(1)?)),
+        plain: Plain::Func(|a| lay(algebra::composition_tiler(a.layout(0)?, &a.tiler(1)?))),
         lift: Lift::Func(composition_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -613,13 +640,13 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tuple],
         arity: &[1, 2],
         help: "complement(A) | complement(A, cotarget)",
-        plain: |a| {
+        plain: Plain::Func(|a| {
             let l = a.layout(0)?;
             lay(match opt_tuple(a, 1)? {
                 None => algebra::complement_default(l),
                 Some(t) => algebra::complement(l, &t),
             })
-        },
+        }),
         lift: Lift::Func(|a| {
             swizzled::complement(&a.any(0)?, opt_tuple(a, 1)?.as_ref()).map(Value::Layout)
         }),
@@ -632,13 +659,13 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tuple],
         arity: &[1, 2],
         help: "complement_exact(A) | complement_exact(A, cotarget): only a tiling complement",
-        plain: |a| {
+        plain: Plain::Func(|a| {
             let l = a.layout(0)?;
             lay(match opt_tuple(a, 1)? {
                 None => algebra::complement_exact_default(l),
                 Some(t) => algebra::complement_exact(l, &t),
             })
-        },
+        }),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -649,7 +676,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Int, Kind::Int, Kind::Int],
         arity: &[3],
         help: "complement1(N, d, M): the rank-1 complement of N:d in [0, M) (Complementation theorem)",
-        plain: |a| lay(algebra::complement1(a.int(0)?, a.int(1)?, a.int(2)?)),
+        plain: Plain::Func(|a| lay(algebra::complement1(a.int(0)?, a.int(1)?, a.int(2)?))),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
@@ -660,20 +687,11 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tuple],
         arity: &[1, 2],
         help: "coalesce(L) | coalesce(L, profile)",
-        plain: |a| {
-            let l = a.layout(0)?;
-            lay(match opt_tuple(a, 1)? {
-                None => algebra::coalesce(l),
-                Some(p) => algebra::coalesce_by(l, &p),
-            })
-        },
-        lift: Lift::Inner {
-            name: "coalesce",
-            f: |l, a| match opt_tuple(a, 1)? {
-                None => algebra::coalesce(l),
-                Some(p) => algebra::coalesce_by(l, &p),
-            },
-        },
+        plain: Plain::Inner,
+        lift: Lift::Inner(|l, a| match opt_tuple(a, 1)? {
+            None => algebra::coalesce(l),
+            Some(p) => algebra::coalesce_by(l, &p),
+        }),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch"],
@@ -683,7 +701,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "coalesce_trace(L): the rewrite steps of coalescence as normalization",
-        plain: coalesce_trace,
+        plain: Plain::Func(coalesce_trace),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -694,20 +712,11 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tuple],
         arity: &[1, 2],
         help: "filter(L) | filter(L, profile)",
-        plain: |a| {
-            let l = a.layout(0)?;
-            lay(match opt_tuple(a, 1)? {
-                None => algebra::filter(l),
-                Some(p) => algebra::filter_by(l, &p),
-            })
-        },
-        lift: Lift::Inner {
-            name: "coalesce",
-            f: |l, a| match opt_tuple(a, 1)? {
-                None => algebra::filter(l),
-                Some(p) => algebra::filter_by(l, &p),
-            },
-        },
+        plain: Plain::Inner,
+        lift: Lift::Inner(|l, a| match opt_tuple(a, 1)? {
+            None => algebra::filter(l),
+            Some(p) => algebra::filter_by(l, &p),
+        }),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch"],
@@ -717,9 +726,9 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Int, Kind::Int],
         arity: &[2],
         help: "divides(a, b): b / a, checking the obligation a ∣ b",
-        plain: |a| {
+        plain: Plain::Func(|a| {
             crate::error::Divides::check(a.int(0)?, a.int(1)?).map(|h| Value::Int(h.quotient()))
-        },
+        }),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -730,7 +739,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "right_inverse(L)",
-        plain: |a| lay(algebra::right_inverse(a.layout(0)?)),
+        plain: Plain::Func(|a| lay(algebra::right_inverse(a.layout(0)?))),
         lift: Lift::Func(|a| any_out(swizzled::right_inverse(&a.any(0)?))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -741,7 +750,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "left_inverse(L)",
-        plain: |a| lay(algebra::left_inverse(a.layout(0)?)),
+        plain: Plain::Func(|a| lay(algebra::left_inverse(a.layout(0)?))),
         lift: Lift::Func(|a| any_out(swizzled::left_inverse(&a.any(0)?))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -800,14 +809,8 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrShape, Kind::LayoutOrShape],
         arity: &[2],
         help: "blocked_product(A, B)",
-        plain: |a| {
-            let (x, y) = (a.layout_or_tuple(0)?, a.layout_or_tuple(1)?);
-            lay(algebra::blocked_product(&x, &y))
-        },
-        lift: Lift::Inner {
-            name: "product",
-            f: |l, a| algebra::blocked_product(l, &a.layout_or_tuple(1)?),
-        },
+        plain: Plain::Inner,
+        lift: Lift::Inner(|l, a| algebra::blocked_product(l, &a.layout_or_tuple(1)?)),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: PRODUCT_CODES,
@@ -817,14 +820,8 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrShape, Kind::LayoutOrShape],
         arity: &[2],
         help: "raked_product(A, B)",
-        plain: |a| {
-            let (x, y) = (a.layout_or_tuple(0)?, a.layout_or_tuple(1)?);
-            lay(algebra::raked_product(&x, &y))
-        },
-        lift: Lift::Inner {
-            name: "product",
-            f: |l, a| algebra::raked_product(l, &a.layout_or_tuple(1)?),
-        },
+        plain: Plain::Inner,
+        lift: Lift::Inner(|l, a| algebra::raked_product(l, &a.layout_or_tuple(1)?)),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: PRODUCT_CODES,
@@ -834,18 +831,8 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tuple, Kind::Tuple],
         arity: &[2, 3],
         help: "tile_to_shape(L, shape) | tile_to_shape(L, shape, order)",
-        plain: |a| {
-            let order = opt_tuple(a, 2)?;
-            lay(algebra::tile_to_shape(
-                a.layout(0)?,
-                &a.tuple(1)?,
-                order.as_ref(),
-            ))
-        },
-        lift: Lift::Inner {
-            name: "tile_to_shape",
-            f: |l, a| algebra::tile_to_shape(l, &a.tuple(1)?, opt_tuple(a, 2)?.as_ref()),
-        },
+        plain: Plain::Inner,
+        lift: Lift::Inner(|l, a| algebra::tile_to_shape(l, &a.tuple(1)?, opt_tuple(a, 2)?.as_ref())),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["divisibility", "rank_mismatch"],
@@ -855,7 +842,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layouts],
         arity: &[],
         help: "make_layout(shape) | make_layout(shape, stride) | make_layout(L0, L1, ...)",
-        plain: make_layout,
+        plain: Plain::Func(make_layout),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -866,7 +853,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Tuple, Kind::Tuple],
         arity: &[2],
         help: "make_ordered_layout(shape, order)",
-        plain: |a| lay(algebra::make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?)),
+        plain: Plain::Func(|a| lay(algebra::make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?))),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
@@ -877,7 +864,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Int],
         arity: &[2],
         help: "upcast(L, N)",
-        plain: |a| lay(algebra::upcast(a.layout(0)?, a.int(1)?)),
+        plain: Plain::Func(|a| lay(algebra::upcast(a.layout(0)?, a.int(1)?))),
         lift: Lift::Func(|a| any_out(swizzled::recast(&a.any(0)?, a.int(1)?, true))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -888,7 +875,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Int],
         arity: &[2],
         help: "downcast(L, N)",
-        plain: |a| lay(algebra::downcast(a.layout(0)?, a.int(1)?)),
+        plain: Plain::Func(|a| lay(algebra::downcast(a.layout(0)?, a.int(1)?))),
         lift: Lift::Func(|a| any_out(swizzled::recast(&a.any(0)?, a.int(1)?, false))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -899,7 +886,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Int, Kind::Int],
         arity: &[3],
         help: "recast_layout(L, old_bits, new_bits): L over old_bits-wide elements as new_bits-wide ones (CuTe's recast_layout<Old,New>)",
-        plain: |a| lay(algebra::recast_layout(a.layout(0)?, a.int(1)?, a.int(2)?)),
+        plain: Plain::Func(|a| lay(algebra::recast_layout(a.layout(0)?, a.int(1)?, a.int(2)?))),
         lift: Lift::Func(|a| {
             let (num, den) = algebra::recast_ratio(a.int(1)?, a.int(2)?)?;
             let mut f = a.any(0)?;
@@ -920,7 +907,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "nullspace(L)",
-        plain: |a| lay(algebra::nullspace(a.layout(0)?)),
+        plain: Plain::Func(|a| lay(algebra::nullspace(a.layout(0)?))),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -931,7 +918,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Layout],
         arity: &[2],
         help: "max_common_layout(A, B)",
-        plain: |a| lay(algebra::max_common_layout(a.layout(0)?, a.layout(1)?)),
+        plain: Plain::Func(|a| lay(algebra::max_common_layout(a.layout(0)?, a.layout(1)?))),
         lift: Lift::Func(|a| any_out(swizzled::max_common_layout(&a.any(0)?, &a.any(1)?))),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -942,7 +929,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Layout],
         arity: &[2],
         help: "max_common_vector(A, B)",
-        plain: |a| algebra::max_common_vector(a.layout(0)?, a.layout(1)?).map(Value::Int),
+        plain: Plain::Func(|a| algebra::max_common_vector(a.layout(0)?, a.layout(1)?).map(Value::Int)),
         lift: Lift::Func(|a| {
             swizzled::max_common_vector(&a.any(0)?, &a.any(1)?).map(Value::Int)
         }),
@@ -955,7 +942,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrTuple],
         arity: &[1],
         help: "size(L or tuple)",
-        plain: measure,
+        plain: Plain::Func(measure),
         lift: Lift::Func(measure_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -966,7 +953,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "cosize(L)",
-        plain: |a| a.layout(0)?.cosize().map(Value::Int),
+        plain: Plain::Func(|a| a.layout(0)?.cosize().map(Value::Int)),
         lift: Lift::Func(|a| swizzled::cosize(&a.any(0)?).map(Value::Int)),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -977,7 +964,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrTuple],
         arity: &[1],
         help: "rank(L or tuple)",
-        plain: measure,
+        plain: Plain::Func(measure),
         lift: Lift::Func(measure_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -988,7 +975,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrTuple],
         arity: &[1],
         help: "depth(L or tuple)",
-        plain: measure,
+        plain: Plain::Func(measure),
         lift: Lift::Func(measure_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -999,7 +986,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "shape(L)",
-        plain: |a| Ok(int_tuple_value(&a.layout(0)?.shape())),
+        plain: Plain::Func(|a| Ok(int_tuple_value(&a.layout(0)?.shape()))),
         lift: Lift::Func(measure_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1010,7 +997,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout],
         arity: &[1],
         help: "stride(L)",
-        plain: |a| Ok(int_tuple_value(&a.layout(0)?.stride())),
+        plain: Plain::Func(|a| Ok(int_tuple_value(&a.layout(0)?.stride()))),
         lift: Lift::Func(stride_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1021,11 +1008,8 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrTuple],
         arity: &[1],
         help: "flatten(L or tuple)",
-        plain: measure,
-        lift: Lift::Inner {
-            name: "flatten",
-            f: |l, _| Ok(l.flatten()),
-        },
+        plain: Plain::Func(measure),
+        lift: Lift::Inner(|l, _| Ok(l.flatten())),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &[],
@@ -1035,7 +1019,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::LayoutOrTuple, Kind::Int],
         arity: &[2],
         help: "get(L or tuple, i): mode i",
-        plain: get,
+        plain: Plain::Func(get),
         lift: Lift::Func(get_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::Argument,
@@ -1046,7 +1030,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Int, Kind::Tuple],
         arity: &[2],
         help: "idx2crd(i, shape)",
-        plain: |a| layout::idx2crd(a.int(0)?, &a.tuple(1)?).map(|t| int_tuple_value(&t)),
+        plain: Plain::Func(|a| layout::idx2crd(a.int(0)?, &a.tuple(1)?).map(|t| int_tuple_value(&t))),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1057,11 +1041,11 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Tuple, Kind::Tuple, Kind::Tuple],
         arity: &[3],
         help: "crd2idx(crd, shape, stride)",
-        plain: |a| {
+        plain: Plain::Func(|a| {
             let (c, shape) = (a.tuple(0)?, a.tuple(1)?);
             in_domain("crd2idx", c.as_ref(), shape.as_ref(), Some)?;
             layout::crd2idx(&c, &shape, &a.tuple(2)?).map(Value::Int)
-        },
+        }),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1072,12 +1056,12 @@ pub static OPS: &[Op] = &[
         args: &[Kind::SliceCoord, Kind::Layout],
         arity: &[2],
         help: "slice(coord with _, L)",
-        plain: |a| {
+        plain: Plain::Func(|a| {
             let c = a.slice_coord(0)?;
             let l = a.layout(1)?;
             in_domain("slice", c.as_ref(), l.shape().as_ref(), |x| x)?;
             lay(layout::slice(&c, l))
-        },
+        }),
         lift: Lift::Func(|a| {
             let c = a.slice_coord(0)?;
             let f = a.any(1)?;
@@ -1095,7 +1079,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tiler, Kind::Tuple],
         arity: &[3],
         help: "local_tile(A, tiler, coord): (tile, offset) of zipped_divide(A, tiler) at rest coord",
-        plain: local_tile,
+        plain: Plain::Func(local_tile),
         lift: Lift::Refuse,
         ragged: RaggedForm::LocalTile,
         pycute: Face::NotLayout,
@@ -1106,7 +1090,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::LayoutOrShape, Kind::Int],
         arity: &[3],
         help: "local_partition(A, threads, t): (thread t's elements, offset)",
-        plain: local_partition,
+        plain: Plain::Func(local_partition),
         lift: Lift::Refuse,
         ragged: RaggedForm::LocalPartition,
         pycute: Face::NotLayout,
@@ -1127,7 +1111,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Tiler, Kind::Tuple],
         arity: &[3],
         help: "ragged_local_tile(A, tiler, coord): one tile of the padded domain, with its holes",
-        plain: local_tile,
+        plain: Plain::Func(local_tile),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1138,7 +1122,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::LayoutOrShape, Kind::Int],
         arity: &[3],
         help: "ragged_local_partition(A, threads, t): one thread's elements, with its holes",
-        plain: local_partition,
+        plain: Plain::Func(local_partition),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1149,7 +1133,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Layout, Kind::Index],
         arity: &[2],
         help: "eval(L, i): L(i)",
-        plain: eval_at,
+        plain: Plain::Func(eval_at),
         lift: Lift::Func(eval_swizzled),
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
@@ -1160,7 +1144,7 @@ pub static OPS: &[Op] = &[
         args: &[Kind::Int, Kind::Int],
         arity: &[2],
         help: "make_swizzle(Y, Z): the swizzle with yyy mask Y and zzz mask Z",
-        plain: |a| swizzled::make_swizzle(a.int(0)?, a.int(1)?).map(Value::Swizzle),
+        plain: Plain::Func(|a| swizzled::make_swizzle(a.int(0)?, a.int(1)?).map(Value::Swizzle)),
         lift: Lift::Refuse,
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
@@ -1184,7 +1168,7 @@ pub fn markdown() -> String {
     for op in OPS {
         let lift = match op.lift {
             Lift::Refuse => "no",
-            Lift::Inner { .. } => "on the inner layout",
+            Lift::Inner(_) => "on the inner layout",
             Lift::Func(_) => "yes",
         };
         let ragged = match op.ragged {
@@ -1285,5 +1269,48 @@ mod tests {
         assert_eq!(e.code(), "arity");
         let e = apply("nope", &[], 7).unwrap_err();
         assert_eq!(e.code(), "unknown_function");
+    }
+
+    /// A row lifted to the inner layout names itself when given a bare swizzle (`filter` once said
+    /// `coalesce`, the divides and products `divide/product`), and its plain form is its inner
+    /// function on the layout itself.
+    #[test]
+    fn inner_rows_name_themselves_and_share_their_function() {
+        let sw = || crate::notation::eval("Sw<3,4,3>").unwrap();
+        let l: Layout = "(4,(2,6)):(12,(1,2))".parse().unwrap();
+        let mut inner_rows = 0;
+        for op in OPS.iter().filter(|o| matches!(o.lift, Lift::Inner(_))) {
+            inner_rows += 1;
+            // The smallest arity, with a harmless integer for every other argument.
+            let n = op.arity.iter().copied().min().unwrap_or(1);
+            let mut vals = vec![sw()];
+            vals.extend((1..n).map(|_| Value::Int(2)));
+            let e = apply(op.name, &vals, 1).unwrap_err();
+            assert!(
+                e.to_string().starts_with(&format!("{}: ", op.name)),
+                "{}: {e}",
+                op.name
+            );
+            if let (Plain::Inner, Lift::Inner(f)) = (op.plain, op.lift) {
+                let mut vals = vec![Value::Layout(l.clone())];
+                vals.extend((1..n).map(|_| Value::Int(2)));
+                let a = Args {
+                    op: op.name,
+                    vals: &vals,
+                };
+                assert_eq!(
+                    apply(op.name, &vals, 1).map(|v| v.to_string()),
+                    f(&l, &a).map(|r| r.to_string()),
+                    "{}",
+                    op.name
+                );
+            }
+        }
+        assert!(
+            inner_rows >= 14,
+            "{inner_rows} rows lifted to the inner layout"
+        );
+        let e = crate::notation::eval("filter(Sw<3,4,3>)").unwrap_err();
+        assert!(e.to_string().starts_with("filter: "), "{e}");
     }
 }

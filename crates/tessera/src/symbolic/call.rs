@@ -5,7 +5,11 @@ use super::expr::{Item, Poly, Reader};
 use super::facts::{Assignment, Facts};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
+use super::product::{self, read_slice_crd, SliceCrd};
+use super::ragged::{self, SymRagged};
+use super::swizzle::{self, SymComposed};
 use super::{Ctx, Sym, SymError};
+use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
 use std::fmt;
 
@@ -20,6 +24,10 @@ pub enum SymValue {
     Coord(Item),
     /// A pair, e.g. `(tile, offset)`.
     Tuple(Vec<SymValue>),
+    /// A ragged divide: the layout over the padded domain, its hole count and predicate.
+    Ragged(Box<SymRagged>),
+    /// A swizzled layout `Sw<B,M,S> o off o L` with a symbolic inner layout.
+    Composed(Box<SymComposed>),
 }
 
 fn write_item(f: &mut fmt::Formatter<'_>, it: &Item) -> fmt::Result {
@@ -44,6 +52,8 @@ impl fmt::Display for SymValue {
             SymValue::Layout(l) => write!(f, "{l}"),
             SymValue::Expr(p) => write!(f, "{p}"),
             SymValue::Coord(c) => write_item(f, c),
+            SymValue::Ragged(r) => write!(f, "{r}"),
+            SymValue::Composed(z) => write!(f, "{z}"),
             SymValue::Tuple(v) => {
                 f.write_str("(")?;
                 for (i, x) in v.iter().enumerate() {
@@ -79,6 +89,14 @@ impl SymValue {
             SymValue::Layout(l) => Value::Layout(l.subs(env)?),
             SymValue::Expr(p) => Value::Int(p.eval(env)?),
             SymValue::Coord(c) => item_subs(c, env)?,
+            // (layout, points, valid, holes), as the integer ragged divide reports them.
+            SymValue::Composed(z) => z.subs(env)?,
+            SymValue::Ragged(r) => Value::Tuple(vec![
+                Value::Layout(r.layout.subs(env)?),
+                Value::Int(r.points.eval(env)?),
+                Value::Int(r.valid.eval(env)?),
+                Value::Int(r.holes.eval(env)?),
+            ]),
             SymValue::Tuple(v) => {
                 Value::Tuple(v.iter().map(|x| x.subs(env)).collect::<Result<_, _>>()?)
             }
@@ -87,7 +105,8 @@ impl SymValue {
 }
 
 /// The operations the symbolic language accepts, with their argument kinds
-/// (`L` layout, `T` tiler, `E` expression, `C` coordinate, `L?`/`E?` optional).
+/// (`L` layout, `T` tiler, `E` expression, `C` coordinate or shape, `S` slice coordinate
+/// with `_`, `L?`/`E?`/`C?` optional).
 pub const OPERATIONS: &[(&str, &str)] = &[
     ("size", "L"),
     ("cosize", "L"),
@@ -106,6 +125,17 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("idx2crd", "E,C"),
     ("local_tile", "L,T,C"),
     ("local_partition", "L,L,E"),
+    ("tiled_product", "L,T"),
+    ("flat_product", "L,T"),
+    ("blocked_product", "L,L"),
+    ("raked_product", "L,L"),
+    ("tile_to_shape", "L,C,C?"),
+    ("slice", "S,L"),
+    ("ragged_logical_divide", "L,T"),
+    ("ragged_zipped_divide", "L,T"),
+    ("ragged_tiled_divide", "L,T"),
+    ("ragged_flat_divide", "L,T"),
+    ("eval", "L,E"),
 ];
 
 enum Arg {
@@ -113,6 +143,8 @@ enum Arg {
     T(Tiler),
     E(Poly),
     C(Item),
+    S(SliceCrd),
+    Z(SymComposed),
 }
 
 fn names_of_tiler(t: &Tiler, out: &mut Vec<String>) {
@@ -141,14 +173,21 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     let (op, args) = parse_call(text)?;
     let mut names = Vec::new();
     let mut coords = Vec::new();
-    let index_op = matches!(op, "idx2crd" | "local_partition");
+    let index_op = matches!(op, "idx2crd" | "local_partition" | "eval");
     for a in &args {
         match a {
             Arg::L(l) => l.root.names(&mut names),
             Arg::T(t) => names_of_tiler(t, &mut names),
             Arg::E(p) if index_op => p.names(&mut coords),
             Arg::E(p) => p.names(&mut names),
+            // A shape (tile_to_shape's target, idx2crd's shape) holds extents.
+            Arg::C(c) if matches!(op, "tile_to_shape" | "idx2crd") => names_of_item(c, &mut names),
             Arg::C(c) => names_of_item(c, &mut coords),
+            Arg::S(c) => c.names(&mut coords),
+            Arg::Z(z) => {
+                z.offset.names(&mut names);
+                z.inner.root.names(&mut names);
+            }
         }
     }
     // Coordinates and indices may be 0; extents may not.
@@ -206,6 +245,24 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
         SymValue::Layout(l) => SymValue::Layout(SymLayout::new(tidy_node(f, l.root)?)),
         SymValue::Expr(p) => SymValue::Expr(f.tidy(&p)?),
         SymValue::Coord(c) => SymValue::Coord(tidy_item(f, c)?),
+        SymValue::Composed(z) => {
+            let z = *z;
+            SymValue::Composed(Box::new(SymComposed {
+                offset: f.tidy(&z.offset)?,
+                inner: SymLayout::new(tidy_node(f, z.inner.root)?),
+                swizzle: z.swizzle,
+            }))
+        }
+        SymValue::Ragged(r) => {
+            let r = *r;
+            SymValue::Ragged(Box::new(SymRagged {
+                layout: SymLayout::new(tidy_node(f, r.layout.root)?),
+                points: f.tidy(&r.points)?,
+                valid: f.tidy(&r.valid)?,
+                holes: f.tidy(&r.holes)?,
+                ..r
+            }))
+        }
         SymValue::Tuple(v) => SymValue::Tuple(
             v.into_iter()
                 .map(|x| tidy_value(f, x))
@@ -214,8 +271,37 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
     })
 }
 
-fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> {
+fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymError> {
     use Arg::*;
+    // A swizzled first argument: echoed, evaluated, or lifted through its inner layout.
+    if let Some(Z(_)) = args.first() {
+        let Z(z) = args.remove(0) else {
+            unreachable!("checked above")
+        };
+        return match (op, args.first()) {
+            ("", None) => Ok(SymValue::Composed(Box::new(z))),
+            ("eval", Some(E(i))) => Ok(SymValue::Expr(swizzle::eval_composed(ctx, &z, i)?)),
+            (op, _) if swizzle::LIFTED.contains(&op) => {
+                args.insert(0, L(z.inner.clone()));
+                match apply(ctx, op, args)? {
+                    SymValue::Layout(inner) => {
+                        Ok(SymValue::Composed(Box::new(SymComposed { inner, ..z })))
+                    }
+                    other => Ok(other),
+                }
+            }
+            (op, _) => Err(SymError::Unsupported {
+                op: "eval",
+                what: format!("`{op}` is not defined on a swizzled layout symbolically"),
+            }),
+        };
+    }
+    if args.iter().any(|a| matches!(a, Z(_))) {
+        return Err(SymError::Unsupported {
+            op: "eval",
+            what: format!("`{op}` takes a swizzled layout only as its first argument"),
+        });
+    }
     let mut it = args.into_iter();
     let (a0, a1, a2) = (it.next(), it.next(), it.next());
     Ok(match (op, a0, a1, a2) {
@@ -266,6 +352,35 @@ fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> 
             let (l, off) = ops::local_partition(ctx, &a, &thr, &i)?;
             SymValue::Tuple(vec![SymValue::Layout(l), SymValue::Expr(off)])
         }
+        ("tiled_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::tiled_product(ctx, &a, &t)?)
+        }
+        ("flat_product", Some(L(a)), Some(T(t)), None) => {
+            SymValue::Layout(product::flat_product(ctx, &a, &t)?)
+        }
+        ("blocked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::blocked_product(ctx, &a, &b)?)
+        }
+        ("raked_product", Some(L(a)), Some(L(b)), None) => {
+            SymValue::Layout(product::raked_product(ctx, &a, &b)?)
+        }
+        ("tile_to_shape", Some(L(a)), Some(C(s)), o) => {
+            let o = match o {
+                Some(C(o)) => Some(o),
+                _ => None,
+            };
+            SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
+        }
+        ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
+        ("eval", Some(L(l)), Some(E(i)), None) => SymValue::Expr(swizzle::eval_at(ctx, &l, &i)?),
+        (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
+            let arr =
+                Arrangement::parse(&name["ragged_".len()..]).ok_or(SymError::Unsupported {
+                    op: "eval",
+                    what: format!("`{name}` is not a ragged divide"),
+                })?;
+            SymValue::Ragged(Box::new(ragged::ragged_divide(ctx, &a, &t, arr)?))
+        }
         (op, ..) => {
             return Err(SymError::Unsupported {
                 op: "eval",
@@ -293,11 +408,15 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
     let Some((op, sig)) = sig.filter(|_| r.peek() == Some(b'(')) else {
         // A bare layout.
         r.pos = save;
-        let l = read_layout(&mut r)?;
+        let l = if swizzle::at_swizzle(&mut r) {
+            Arg::Z(swizzle::read_composed(&mut r)?)
+        } else {
+            Arg::L(read_layout(&mut r)?)
+        };
         if !r.at_end() {
             return Err(r.unexpected());
         }
-        return Ok(("", vec![Arg::L(l)]));
+        return Ok(("", vec![l]));
     };
     r.expect(b'(')?;
     let kinds: Vec<&str> = sig.split(',').collect();
@@ -310,6 +429,7 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
             r.expect(b',')?;
         }
         args.push(match k.trim_end_matches('?') {
+            "L" if swizzle::at_swizzle(&mut r) => Arg::Z(swizzle::read_composed(&mut r)?),
             "L" => Arg::L(read_layout(&mut r)?),
             "T" => Arg::T(read_tiler(&mut r)?),
             "E" => {
@@ -324,6 +444,7 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
                     }
                 }
             }
+            "S" => Arg::S(read_slice_crd(&mut r)?),
             _ => Arg::C(r.item()?),
         });
     }

@@ -141,6 +141,10 @@ impl SymLayout {
     /// valid integer shape (`< 1`) or a name has no value.
     /// Example: `(M,K):(K,1)` at `M = 4, K = 8` is `(4,8):(8,1)`.
     pub fn subs(&self, env: &Assignment) -> Result<Layout, SymError> {
+        if matches!(&self.root, Node::Tuple(v) if v.is_empty()) {
+            // The empty layout (a slice fixing every mode), which has no text form to read.
+            return Ok(Layout::flat(std::iter::empty()));
+        }
         let mut t = (String::new(), String::new());
         self.root.subs_text(env, &mut t)?;
         format!("{}:{}", t.0, t.1)

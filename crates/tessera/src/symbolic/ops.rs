@@ -10,7 +10,7 @@ use super::facts::Pred;
 use super::layout::{read_layout, Node, SymLayout};
 use super::{Ctx, SymError};
 
-fn c(v: i64) -> Poly {
+pub(crate) fn c(v: i64) -> Poly {
     Poly::constant(v)
 }
 
@@ -32,7 +32,7 @@ pub fn size(_ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
     size_node(&l.root)
 }
 
-fn size_node(n: &Node) -> Result<Poly, SymError> {
+pub(crate) fn size_node(n: &Node) -> Result<Poly, SymError> {
     let mut acc = c(1);
     for (s, _) in n.leaves() {
         acc = acc.mul(&s)?;
@@ -48,7 +48,7 @@ pub fn cosize(ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
     cosize_node(ctx, &l.root)
 }
 
-fn cosize_node(ctx: &mut Ctx, n: &Node) -> Result<Poly, SymError> {
+pub(crate) fn cosize_node(ctx: &mut Ctx, n: &Node) -> Result<Poly, SymError> {
     let mut acc = c(1);
     for (s, d) in n.leaves() {
         let ad = if ctx.branch(Pred::ge(d.clone(), c(0)), true, "cosize")? {
@@ -70,7 +70,7 @@ pub fn crd2idx(ctx: &mut Ctx, coord: &Item, l: &SymLayout) -> Result<Poly, SymEr
     crd2idx_node(ctx, coord, &l.root)
 }
 
-fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly, SymError> {
+pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly, SymError> {
     match (coord, n) {
         (Item::Tuple(cs), Node::Tuple(ms)) => {
             if cs.len() != ms.len() {
@@ -117,12 +117,14 @@ fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly, SymError>
 
 /// `idx2crd(i, shape)`: the colexicographic coordinate of index `i` in a shape.
 ///
-/// Pre: `0 <= i < size` (decided or guarded). Post: a coordinate congruent to the shape.
-/// Example: `i` in `(M,K)` gives `(i%M, i/M)` (the last mode takes the rest).
+/// Pre: every shape leaf `>= 1` and `i >= 0` (decided or guarded); as in CuTe and the integer algebra, the last mode takes
+/// the rest, so `i >= size` is allowed. Post: a coordinate congruent to the shape.
+/// Example: `i` in `(M,K)` gives `(i%M, i/M)`.
 pub fn idx2crd(ctx: &mut Ctx, i: &Poly, shape: &Node) -> Result<Item, SymError> {
-    let sz = size_node(shape)?;
+    for (s, _) in shape.leaves() {
+        ctx.require(Pred::ge(s, c(1)), "idx2crd")?;
+    }
     ctx.require(Pred::ge(i.clone(), c(0)), "idx2crd")?;
-    ctx.require(Pred::ge(sz.sub(&c(1))?, i.clone()), "idx2crd")?;
     fn go(i: &Poly, n: &Node, last: bool) -> Result<(Item, Poly), SymError> {
         match n {
             Node::Leaf(s, _) => {
@@ -147,7 +149,7 @@ pub fn idx2crd(ctx: &mut Ctx, i: &Poly, shape: &Node) -> Result<Item, SymError> 
     Ok(go(i, shape, true)?.0)
 }
 
-fn from_leaves(v: Vec<(Poly, Poly)>) -> SymLayout {
+pub(crate) fn from_leaves(v: Vec<(Poly, Poly)>) -> SymLayout {
     match v.len() {
         0 => SymLayout::leaf(c(1), c(0)),
         1 => {
@@ -507,7 +509,7 @@ pub fn zipped_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayou
     unzip(logical_divide(ctx, a, t)?, t)
 }
 
-fn arrange(z: SymLayout, flat: bool) -> SymLayout {
+pub(crate) fn arrange(z: SymLayout, flat: bool) -> SymLayout {
     let modes = z.root.modes();
     let mut out = Vec::new();
     for (i, m) in modes.into_iter().enumerate() {
@@ -681,7 +683,12 @@ pub fn local_tile(
     Ok((SymLayout::new(modes[0].clone()), off))
 }
 
-fn in_domain(ctx: &mut Ctx, coord: &Item, n: &Node, op: &'static str) -> Result<(), SymError> {
+pub(crate) fn in_domain(
+    ctx: &mut Ctx,
+    coord: &Item,
+    n: &Node,
+    op: &'static str,
+) -> Result<(), SymError> {
     match (coord, n) {
         (Item::Tuple(cs), Node::Tuple(ms)) if cs.len() == ms.len() => {
             for (ci, mi) in cs.iter().zip(ms) {
@@ -805,8 +812,11 @@ pub(crate) fn read_tiler(r: &mut Reader<'_>) -> Result<Tiler, SymError> {
     }
     // A layout (or an expression) when it parses as one; else a tuple of tilers.
     let save = r.pos;
-    if let Ok(l) = read_layout(r) {
+    // (`_` reads as a name inside a layout: a tuple with `_` is a tuple of tilers.)
+    if let Ok(l) = read_layout(r).map(|l| (l.names().iter().all(|n| n != "_"), l)) {
+        let (no_under, l) = l;
         match r.peek() {
+            _ if !no_under => {}
             Some(b',') | Some(b')') | None => {
                 return Ok(match &l.root {
                     // A tuple without strides is a tuple of leaf tilers, mode by mode.

@@ -273,11 +273,23 @@ pub fn text(rep: &Report) -> String {
             let _ = writeln!(o, "  swizzle        = {},", d.swizzle.cu_name());
             let _ = writeln!(o, "  l2Promotion    = {},", d.l2_promotion.cu_name());
             let _ = writeln!(o, "  oobFill        = {})", d.oob_fill.cu_name());
-            let _ = writeln!(
-                o,
-                "one copy: {} bytes of shared memory, aligned to {} bytes",
-                d.copy_bytes, d.smem_alignment
-            );
+            if d.smem_bytes == d.copy_bytes {
+                let _ = writeln!(
+                    o,
+                    "one copy: {} bytes of shared memory, aligned to {} bytes",
+                    d.copy_bytes, d.smem_alignment
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    "one copy: moves {} bytes but occupies {} bytes of shared memory (TMA pads each {}-byte box row to the {}-byte swizzle span), aligned to {} bytes",
+                    d.copy_bytes,
+                    d.smem_bytes,
+                    d.box_dim.first().copied().unwrap_or(0) * d.data_type.mem_bits() / 8,
+                    d.swizzle.span().unwrap_or(0),
+                    d.smem_alignment
+                );
+            }
         }
         None => {
             let n = rep.errors().count();

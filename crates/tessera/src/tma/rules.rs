@@ -44,6 +44,12 @@ pub struct Descriptor {
     /// rounded up to whole bytes where a packed 4-bit count is odd (then the `TransactionBytes`
     /// warning is raised too: such a count is never a multiple of 16 bytes).
     pub copy_bytes: u64,
+    /// Bytes one copy occupies in shared memory (what a kernel must reserve per box):
+    /// `copy_bytes`, except with a swizzle and interleave NONE when a box row (`boxDim[0]`
+    /// elements) is narrower than the swizzle span: TMA then pads every row to the span, so the
+    /// box occupies `rows × span` bytes (measured on an H200: `tools/tma_swizzle_hw/`, 104 such
+    /// boxes; `tests/tma_swizzle_hardware.rs`).
+    pub smem_bytes: u64,
     /// Shared-memory alignment of the destination used by nvFuser: 128 B without swizzle, 256 /
     /// 512 / 1024 B for the 32B / 64B / 128B swizzles (the pattern repeats every 8 rows).
     pub smem_alignment: u64,
@@ -461,6 +467,30 @@ fn copy_bits(r: &Request) -> Option<u64> {
     n.checked_mul(r.dtype.mem_bits())
 }
 
+/// Bits one copy occupies in shared memory: [`copy_bits`], with every row of `boxDim[0]`
+/// elements padded to the swizzle span when a swizzle is set (interleave NONE) and the row is
+/// narrower than the span. `None` as [`copy_bits`].
+///
+/// Pre: none. Post: `≥ copy_bits(r)`; equal without swizzle, with interleave, or when
+/// `boxDim[0] · size ≥ span`. Example: f16 box `[8, 8]` (16-byte rows) with swizzle 32B occupies
+/// 8 rows × 32 bytes = 2,048 bits, not the 1,024 bits it moves.
+pub(crate) fn smem_bits(r: &Request) -> Option<u64> {
+    let copy = copy_bits(r)?;
+    let Some(span) = r.swizzle.span() else {
+        return Some(copy);
+    };
+    if r.interleave != Interleave::None {
+        return Some(copy);
+    }
+    let row = Request::driver(&r.box_dims, 0)?.checked_mul(r.dtype.mem_bits())?;
+    let span = span * 8;
+    if row == 0 || row >= span {
+        return Some(copy);
+    }
+    // copy = row × (rows of the box), exactly.
+    (copy / row).checked_mul(span)
+}
+
 /// The descriptor arguments, or the first error-level finding.
 ///
 /// Pre: none. Post: `Ok` iff [`check`] finds no error-level finding; then `global_dim`,
@@ -497,6 +527,11 @@ pub fn descriptor(r: &Request) -> Result<Descriptor> {
         oob_fill: r.oob_fill,
         copy_bytes: copy_bits(r)
             .ok_or(Error::Overflow { what: "copy bytes" })?
+            .div_ceil(8),
+        smem_bytes: smem_bits(r)
+            .ok_or(Error::Overflow {
+                what: "shared-memory bytes",
+            })?
             .div_ceil(8),
         smem_alignment: match r.swizzle.span() {
             None => 128,
