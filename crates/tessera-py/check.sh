@@ -4,8 +4,11 @@
 #  1. makes a venv in target/py-venv (installs Debian's python3-venv if `python3 -m venv` fails);
 #  2. `pip install ./crates/tessera-py` (maturin comes from PyPI as the build backend; the
 #     extension is built with this crate's release profile: thin LTO, no fat LTO);
-#  3. installs pytest (and IPython for the notebook-display test) and runs the suite;
-#  4. with TESSERA_PYCUTE_TESTS=DIR, the suite also runs NVIDIA's pycute tests from DIR.
+#  3. installs pytest (and IPython and nbformat for the notebook tests) and runs the suite;
+#  4. checks the typing script (tests/typing/api_script.py) with `mypy --strict` and `pyright`
+#     (pyright runs on Node.js: Debian's `nodejs` is installed if `node` is missing; pyright's own
+#     package comes from npm on its first run, then from its cache);
+#  5. with TESSERA_PYCUTE_TESTS=DIR, the suite also runs NVIDIA's pycute tests from DIR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -26,8 +29,18 @@ if ! "$py" -m venv "$venv" >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="$root/target/py"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython
+"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython nbformat mypy pyright
 echo "check.sh: installed in $(( $(date +%s) - start ))s"
 cd "$root/crates/tessera-py"
 "$venv/bin/python" -m pytest -q tests
+# The typing script: mypy --strict and pyright (strict: the script says so) find no error.
+"$venv/bin/python" -m mypy --strict --no-incremental tests/typing/api_script.py
+if ! command -v node >/dev/null 2>&1; then
+  echo "check.sh: installing Debian's nodejs for pyright" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+"$venv/bin/pyright" --pythonpath "$venv/bin/python" tests/typing/api_script.py
 echo "check.sh: Python package OK in $(( $(date +%s) - start ))s"

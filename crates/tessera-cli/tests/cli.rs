@@ -130,9 +130,16 @@ fn show_prints_cute_tables() {
             "    +---+---+---+---+\n",
         )
     );
-    let (code, _, err) = tessera(&["show", "8:1"], None);
+    // rank 1: one column (CuTe prints it); rank 3: a rank_mismatch naming what it needs
+    let (code, out, _) = tessera(&["show", "4:2"], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("4:2\n      0 \n") && out.contains(" 3  | 6 |"),
+        "{out}"
+    );
+    let (code, _, err) = tessera(&["show", "(2,2,2):(1,2,4)"], None);
     assert_eq!(code, 1);
-    assert!(err.contains("rank 2"), "{err}");
+    assert!(err.contains("rank 1 or 2"), "{err}");
 }
 
 #[test]

@@ -127,7 +127,7 @@ fn tour_shows_the_m1000_residue_end_to_end() {
         "predicate  m < 1000   (minimal, checked by enumeration)",
         "checked now over all 4194304 padded coordinates: 98304 holes; `m < 1000` holds exactly at the valid ones: true; each of the 4096000 elements reached once: true",
         "98304 holes: 98304 zero-filled by the hardware",
-        "= (128,64):(4096,1) + 3670016 [8192 points, 6656 valid, 1536 holes]",
+        "= ((128,64):(4096,1),3670016) [8192 points, 6656 valid, 1536 holes]",
         "= index (2,8):(1,2) [16 points, 15 valid, 1 hole]",
     ] {
         assert!(out.contains(want), "missing `{want}`");

@@ -63,6 +63,14 @@ pub(crate) fn call(l: &Layout, args: &Bound<'_, PyTuple>, face: Face) -> PyResul
         let r = tessera::layout::slice(&c, l).map_err(raise)?;
         return wrap(py, face, r);
     }
+    if face == Face::Tessera {
+        // tessera's face: the registry's `eval`, which refuses a coordinate out of the domain
+        // (pycute's face keeps pycute's extrapolation of the last mode).
+        let v = crate::to_value(&crd, 0)?;
+        let r = notation::ops::apply("eval", &[notation::Value::Layout(l.clone()), v], 1)
+            .map_err(raise)?;
+        return crate::value_to_py(py, r);
+    }
     if n == 1 && crd.is_instance_of::<pyo3::types::PyInt>() {
         let i = int_of(&crd)?;
         return Ok(l
@@ -183,7 +191,9 @@ impl CuteLayout {
 }
 
 pub(crate) fn svg_of(l: &Layout) -> Option<String> {
-    tessera::render::layout_svg(l).ok().map(|p| p.svg)
+    tessera::render::layout_svg(l)
+        .ok()
+        .map(|p| tessera::render::html::fit_svg(&p.svg))
 }
 
 /// `tessera.Layout`: a CuTe layout, written and printed in CuTe C++ notation.

@@ -110,8 +110,9 @@ impl Schedule {
         tessera::render::html::schedule_report(&self.name, Some(&self.source), &self.s)
             .map_err(rerr)
     }
+    /// The report as a notebook fragment (one `<div>`, no page CSS, pictures fit the cell).
     fn _repr_html_(&self) -> Option<String> {
-        self.html().ok()
+        tessera::render::html::schedule_fragment(&self.name, Some(&self.source), &self.s).ok()
     }
     fn __str__(&self) -> String {
         self.s.to_string()

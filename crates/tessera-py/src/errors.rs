@@ -11,6 +11,8 @@ pub struct ErrorInfo {
     kind: &'static str,
     code: String,
     message: String,
+    /// Raised in pycute's face (`tessera.pycute`): the exception is also an `AssertionError`.
+    pycute: bool,
 }
 
 #[pymethods]
@@ -40,17 +42,104 @@ impl ErrorInfo {
     fn notes(&self) -> Vec<String> {
         self.core.as_ref().map(|e| e.notes()).unwrap_or_default()
     }
-    /// Checked suggestions `(label, expression, value)`, nearest first; computed on demand.
-    fn suggestions(&self) -> Vec<(String, String, String)> {
+    /// Raised in pycute's face.
+    #[getter]
+    fn pycute(&self) -> bool {
+        self.pycute
+    }
+    /// The failed call `name(args…)`, when the error records it.
+    #[getter]
+    fn call(&self) -> Option<String> {
         self.core
             .as_ref()
-            .map(|e| {
-                e.checked_suggestions()
-                    .into_iter()
-                    .map(|s| (s.label, s.expr, s.value))
-                    .collect()
+            .and_then(|e| e.failure())
+            .and_then(|f| f.call.as_ref())
+            .map(|c| c.to_string())
+    }
+    /// The failed call's arguments as Python objects, when the error records the call.
+    fn call_args(&self, py: Python<'_>) -> PyResult<Option<Vec<PyObject>>> {
+        let Some(call) = self
+            .core
+            .as_ref()
+            .and_then(|e| e.failure())
+            .and_then(|f| f.call.as_ref())
+        else {
+            return Ok(None);
+        };
+        call.args
+            .iter()
+            .map(|t| {
+                tessera::notation::eval(t)
+                    .map_err(raise)
+                    .and_then(|v| crate::value_to_py(py, v))
             })
-            .unwrap_or_default()
+            .collect::<PyResult<Vec<_>>>()
+            .map(Some)
+    }
+    /// Checked suggestions `(label, expression, value text, function, arguments, result)`,
+    /// nearest first; computed on demand. The arguments are the fixed call's, as Python objects
+    /// ready to pass back; the result is the value the fixed call returns.
+    fn suggestions(&self, py: Python<'_>) -> PyResult<Vec<SuggestionRow>> {
+        let Some(e) = self.core.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for s in e.checked_suggestions() {
+            let (name, args) = match tessera::notation::parse(&s.expr) {
+                Ok(tessera::notation::Expr::Call { name, args, .. }) => {
+                    let vals = args
+                        .iter()
+                        .map(|a| {
+                            tessera::notation::eval_expr(a)
+                                .map_err(raise)
+                                .and_then(|v| crate::value_to_py(py, v))
+                        })
+                        .collect::<PyResult<Vec<_>>>()?;
+                    (name, vals)
+                }
+                _ => (String::new(), Vec::new()),
+            };
+            let result = crate::eval(py, &s.expr)?;
+            out.push((s.label, s.expr, s.value, name, args, result));
+        }
+        Ok(out)
+    }
+    /// The diagnostic as the CLI prints it (uncoloured): `error[CODE]: message`, the call, the
+    /// obligation, the notes and one `help:` line per checked suggestion.
+    fn diagnostic(&self) -> String {
+        let mut out = format!("error[{}]: {}\n", self.code, self.message);
+        let Some(e) = self.core.as_ref() else {
+            return out;
+        };
+        if let Some(f) = e.failure() {
+            if let Some(call) = &f.call {
+                out.push_str(&format!(" --> {call}\n"));
+            }
+            let ob = &f.obligation;
+            out.push_str(&format!("  = obligation: {}, here {ob}\n", ob.symbolic()));
+            for n in e.notes() {
+                out.push_str(&format!("  = note: {n}\n"));
+            }
+        }
+        for s in e.checked_suggestions() {
+            out.push_str(&format!("help: {}: {} = {}\n", s.label, s.expr, s.value));
+        }
+        out
+    }
+}
+
+/// One checked suggestion as Python receives it.
+pub(crate) type SuggestionRow = (String, String, String, String, Vec<PyObject>, PyObject);
+
+static ERROR_CLASS: GILOnceCell<PyObject> = GILOnceCell::new();
+
+/// `true` when `e` is a `tessera.Error`.
+pub(crate) fn is_tessera_error(py: Python<'_>, e: &PyErr) -> bool {
+    match ERROR_CLASS.get_or_try_init(py, || -> PyResult<PyObject> {
+        Ok(py.import("tessera.errors")?.getattr("Error")?.unbind())
+    }) {
+        Ok(cls) => e.value(py).is_instance(cls.bind(py)).unwrap_or(false),
+        Err(_) => false,
     }
 }
 
@@ -74,6 +163,12 @@ pub(crate) fn raise_info(py: Python<'_>, info: ErrorInfo) -> PyErr {
 
 /// The Python exception for a crate error.
 pub(crate) fn raise(e: tessera::Error) -> PyErr {
+    raise_in(crate::Face::Tessera, e)
+}
+
+/// The Python exception for a crate error raised in `face`: in pycute's, the class is also an
+/// `AssertionError` (pycute asserts where Tessera raises).
+pub(crate) fn raise_in(face: crate::Face, e: tessera::Error) -> PyErr {
     Python::with_gil(|py| {
         raise_info(
             py,
@@ -82,6 +177,7 @@ pub(crate) fn raise(e: tessera::Error) -> PyErr {
                 code: e.code().to_string(),
                 message: e.to_string(),
                 core: Some(e),
+                pycute: face == crate::Face::PyCute,
             },
         )
     })
@@ -103,6 +199,7 @@ pub(crate) fn raise_kind(kind: &'static str, code: &str, message: String) -> PyE
                 code: code.to_string(),
                 message,
                 core: None,
+                pycute: false,
             },
         )
     })
@@ -114,6 +211,7 @@ pub(crate) fn err_info(e: tessera::Error) -> ErrorInfo {
         code: e.code().to_string(),
         message: e.to_string(),
         core: Some(e),
+        pycute: false,
     }
 }
 
@@ -133,12 +231,24 @@ pub(crate) fn type_error(what: &'static str, got: &Bound<'_, PyAny>) -> PyErr {
 
 /// The catalogue entry of an error code (`tessera explain CODE`): `(title, obligation,
 /// explanation)`, or `None`.
+///
+/// Pre: none. Post: the entry of `docs/errors.md` for a catalogued code, else None.
+///
+/// >>> tessera.explain("divisibility")[1]
+/// 'a ∣ b (e.g. N·d ∣ M for complement1)'
+/// >>> tessera.explain("no_such_code") is None
+/// True
 #[pyfunction]
 pub(crate) fn explain(code: &str) -> Option<(&'static str, &'static str, &'static str)> {
     tessera::diagnostic::catalogue::lookup(code).map(|e| (e.title, e.obligation, e.explanation))
 }
 
-/// Every error code of the layout algebra.
+/// Every error code of the layout algebra (each has its `tessera.Error` class).
+///
+/// Pre: none. Post: the codes of the catalogue, each with an entry in `tessera.explain`.
+///
+/// >>> "divisibility" in tessera.error_codes()
+/// True
 #[pyfunction]
 pub(crate) fn error_codes() -> Vec<&'static str> {
     tessera::obligation::catalogue::CATALOGUE

@@ -199,7 +199,7 @@ pub(crate) fn new_layout_from(
 ) -> PyResult<PyObject> {
     let l = match &r {
         Ok(l) => l,
-        Err(_) => return Err(crate::raise(r.expect_err("an error"))),
+        Err(_) => return Err(crate::raise_in(face, r.expect_err("an error"))),
     };
     let a = match face {
         Face::PyCute => CUTE_ALLOC.get(),

@@ -20,6 +20,7 @@ mod operations;
 mod ragged;
 mod raw;
 mod swizzle;
+mod symbolic;
 mod tma;
 
 pub(crate) use classes::*;
@@ -76,6 +77,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     banks::register(m)?;
     tma::register(m)?;
     check::register(m)?;
+    symbolic::register(m)?;
     fast::init(m.py())?;
     raw::register(m)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;

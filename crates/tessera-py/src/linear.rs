@@ -38,7 +38,13 @@ fn pairs_to_py<'py>(py: Python<'py>, l: &LinearLayout) -> PyResult<Bound<'py, Py
         .iter()
         .map(|d| {
             let bases: Vec<Vec<u64>> = d.bases.iter().map(|&b| l.split_out(b)).collect();
-            PyTuple::new(py, [d.name.clone().into_pyobject(py)?.into_any(), bases.into_pyobject(py)?.into_any()])
+            PyTuple::new(
+                py,
+                [
+                    d.name.clone().into_pyobject(py)?.into_any(),
+                    bases.into_pyobject(py)?.into_any(),
+                ],
+            )
         })
         .collect::<PyResult<_>>()?;
     PyList::new(py, items)
@@ -80,17 +86,30 @@ impl PyLinear {
         if sizes.len() != out_dim_names.len() {
             return Err(lerr(LinearError::DimMismatch {
                 op: "from_bases",
-                detail: format!("{} output names but {} sizes", out_dim_names.len(), sizes.len()),
+                detail: format!(
+                    "{} output names but {} sizes",
+                    out_dim_names.len(),
+                    sizes.len()
+                ),
             }));
         }
-        let ins: Vec<(&str, Vec<Vec<u64>>)> = bases.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
-        let outs: Vec<(&str, u64)> = out_dim_names.iter().map(|s| s.as_str()).zip(sizes).collect();
+        let ins: Vec<(&str, Vec<Vec<u64>>)> =
+            bases.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        let outs: Vec<(&str, u64)> = out_dim_names
+            .iter()
+            .map(|s| s.as_str())
+            .zip(sizes)
+            .collect();
         let l = LinearLayout::new(&ins, &outs).map_err(lerr)?;
         if require_surjective && !l.is_surjective() {
             return Err(lerr(LinearError::NotInvertible {
                 op: "from_bases",
                 property: "surjective",
-                detail: format!("rank {} < {} output bits (pass require_surjective=False)", l.rank(), l.total_out_bits()),
+                detail: format!(
+                    "rank {} < {} output bits (pass require_surjective=False)",
+                    l.rank(),
+                    l.total_out_bits()
+                ),
             }));
         }
         Ok(PyLinear { l })
@@ -116,13 +135,21 @@ impl PyLinear {
     /// `[(out_dim, size), …]`, as Triton's `out_dims`.
     #[getter]
     fn out_dims(&self) -> Vec<(String, u64)> {
-        self.l.out_dims().iter().map(|d| (d.name.clone(), 1u64 << d.bits)).collect()
+        self.l
+            .out_dims()
+            .iter()
+            .map(|d| (d.name.clone(), 1u64 << d.bits))
+            .collect()
     }
 
     /// `[(in_dim, size), …]`.
     #[getter]
     fn in_dims(&self) -> Vec<(String, u64)> {
-        self.l.in_dims().iter().map(|d| (d.name.clone(), 1u64 << d.bases.len())).collect()
+        self.l
+            .in_dims()
+            .iter()
+            .map(|d| (d.name.clone(), 1u64 << d.bases.len()))
+            .collect()
     }
 
     /// The input dimension names (Triton's `get_in_dim_names`).
@@ -138,8 +165,15 @@ impl PyLinear {
     /// Triton's `apply`: `{in_dim: value}` (missing ones 0) to `{out_dim: value}`.
     ///
     /// Pre: known names, values below their sizes. Post: XOR of the bases of the set bits.
-    fn apply<'py>(&self, py: Python<'py>, inputs: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
-        let ins: Vec<(String, u64)> = inputs.extract::<std::collections::BTreeMap<String, u64>>()?.into_iter().collect();
+    fn apply<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let ins: Vec<(String, u64)> = inputs
+            .extract::<std::collections::BTreeMap<String, u64>>()?
+            .into_iter()
+            .collect();
         let r: Vec<(&str, u64)> = ins.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         let out = self.l.apply(&r).map_err(lerr)?;
         let d = PyDict::new(py);
@@ -235,6 +269,42 @@ impl PyLinear {
             AnyLayout::Plain(l) => wrap(py, Face::Tessera, l),
             other => wrap_any(py, Face::Tessera, other),
         }
+    }
+
+    /// The shape of the CuTe layout it equals (`to_layout()`).
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let a = self.l.to_any_layout().map_err(lerr)?;
+        crate::swizzle::measure_any(py, "shape", &a)
+    }
+    /// Number of top-level modes of the CuTe layout it equals.
+    #[getter]
+    fn rank(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let a = self.l.to_any_layout().map_err(lerr)?;
+        crate::swizzle::measure_any(py, "rank", &a)
+    }
+    /// Nesting depth of the CuTe layout it equals.
+    #[getter]
+    fn depth(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let a = self.l.to_any_layout().map_err(lerr)?;
+        crate::swizzle::measure_any(py, "depth", &a)
+    }
+    /// CuTe's `print_layout` of the CuTe layout it equals.
+    fn print_layout(&self) -> PyResult<String> {
+        let a = self.l.to_any_layout().map_err(lerr)?;
+        crate::swizzle::print_layout_any(&a)
+    }
+    /// The picture of the CuTe layout it equals (`bytes` per element, for a swizzled one).
+    #[pyo3(signature = (bytes = 2))]
+    fn svg(&self, bytes: i64) -> PyResult<String> {
+        let a = self.l.to_any_layout().map_err(lerr)?;
+        crate::swizzle::svg_any(&a, bytes)
+    }
+    fn _repr_svg_(&self) -> Option<String> {
+        let a = self.l.to_any_layout().ok()?;
+        crate::swizzle::svg_any(&a, 2)
+            .ok()
+            .map(|s| tessera::render::html::fit_svg(&s))
     }
 
     /// The JSON form `{"in_dims": [...], "out_dims": [...]}`.

@@ -468,6 +468,13 @@ fn drain(queue: &Mutex<Receiver<Job<'_, '_>>>) {
 /// (one reused output layout, the `_into` operations; no allocation per call). Returns a
 /// [`Results`] sequence: item `i` is call `i`'s layout (in the face of its first argument) or its
 /// error (an instance, not raised), made into a Python object when asked for.
+///
+/// Pre: each call `(name, args)` names an operation of the registry. Post: `len(results) ==
+/// len(calls)`; each item equals `tessera.<name>(*args)` or is the error that call raises.
+///
+/// >>> r = tessera.apply_many([("coalesce", (tessera.Layout("(2,4):(1,2)"),)), ("complement", (tessera.Layout("(2,2):(1,1)"),))])
+/// >>> r[0], r.error_count()
+/// (Layout('8:1'), 1)
 #[pyfunction]
 #[pyo3(signature = (calls, threads = None))]
 fn apply_many(

@@ -25,6 +25,44 @@ pub(crate) fn face_of(o: &Bound<'_, PyAny>) -> Face {
     }
 }
 
+/// The arguments of a call with an optional last one (`None` left out, as the registry's arity
+/// has it).
+pub(crate) fn with_opt<'a, 'py>(
+    a: &'a Bound<'py, PyAny>,
+    b: Option<&'a Bound<'py, PyAny>>,
+) -> Vec<&'a Bound<'py, PyAny>> {
+    match b {
+        Some(b) if !b.is_none() => vec![a, b],
+        _ => vec![a],
+    }
+}
+
+/// The result of a hand-written fast binding, or, where it failed with a Tessera error, the
+/// registry's answer for the same call (`apply`): an argument the fast path does not read (a
+/// swizzled or composed layout, a CUTLASS atom name, a linear layout, a shape for a layout) is
+/// then accepted exactly as the CLI accepts it, and a failure is the registry's, with the
+/// suggestions the CLI gives for the same call. Only the error path pays for it.
+pub(crate) fn or_registry(
+    r: PyResult<PyObject>,
+    name: &'static str,
+    args: &[&Bound<'_, PyAny>],
+    pycute: bool,
+) -> PyResult<PyObject> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let Some(py) = args.first().map(|a| a.py()) else {
+                return Err(e);
+            };
+            if !is_tessera_error(py, &e) {
+                return Err(e);
+            }
+            let t = PyTuple::new(py, args.iter().copied())?;
+            apply(py, name, &t, pycute)
+        }
+    }
+}
+
 pub(crate) type Op2 = fn(&Layout, &Tiler) -> tessera::Result<Layout>;
 
 pub(crate) fn op_tiler(
@@ -46,29 +84,41 @@ pub(crate) fn op_tiler(
 /// One native function per operation, used by both faces: `face` picks the result's class
 /// (`tessera.pycute` passes `pycute=True`).
 macro_rules! tiler_ops {
-    ($($name:ident => $f:path),* $(,)?) => {$(
+    ($($name:ident => $f:path, $doc:literal),* $(,)?) => {$(
+        #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (a, b, pycute = false))]
         pub(crate) fn $name(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
             if b.is_none() {
                 return Ok(a.clone().unbind());
             }
-            let ka = fast::kind(a);
-            if ka.is_func() {
-                let fa = func_arg(a).expect("a swizzle or composed layout");
-                let f = if pycute { Face::PyCute } else { ka.face() };
-                let t = tiler_arg(b, f, 0)?;
-                let g = $f;
-                let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
-                return wrap_any(a.py(), f, r);
-            }
-            let face = face(pycute, a);
-            op_tiler(a, b, face, $f)
+            let r = (|| {
+                let ka = fast::kind(a);
+                if ka.is_func() {
+                    let fa = func_arg(a).expect("a swizzle or composed layout");
+                    let f = if pycute { Face::PyCute } else { ka.face() };
+                    let t = tiler_arg(b, f, 0)?;
+                    let g = $f;
+                    let r = swizzled::by_inner(&fa, stringify!($name), &|l| g(l, &t)).map_err(raise)?;
+                    return wrap_any(a.py(), f, r);
+                }
+                let face = face(pycute, a);
+                op_tiler(a, b, face, $f)
+            })();
+            or_registry(r, stringify!($name), &[a, b], pycute)
         }
     )*};
 }
 
-/// `composition(A, B)`: A a layout, swizzle or composed layout; B a tiler, swizzle or composed.
+/// `composition(A, B)`: the layout `A ∘ B` (`c ↦ A(B(c))`), B a layout, an integer, a shape or a
+/// by-mode tiler; swizzled and composed layouts on either side.
+///
+/// Pre: A ∘ B admissible (each leaf `s:d` of B makes `t ↦ A(t·d)` a layout function on `[0, s)`;
+/// else `InadmissibleComposition`, where CuTe silently miscomputes). Post: `R(i) == A(B(i))` for
+/// every `i` in B's domain, `size(R) == size(B)`.
+///
+/// >>> tessera.composition("(6,2):(8,2)", "(4,3):(3,1)")
+/// Layout('((2,2),3):((24,2),8)')
 #[pyfunction]
 #[pyo3(signature = (a, b, pycute = false))]
 pub(crate) fn composition(
@@ -79,6 +129,19 @@ pub(crate) fn composition(
     if b.is_none() {
         return Ok(a.clone().unbind());
     }
+    or_registry(
+        composition_fast(a, b, pycute),
+        "composition",
+        &[a, b],
+        pycute,
+    )
+}
+
+fn composition_fast(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    pycute: bool,
+) -> PyResult<PyObject> {
     let (ka, kb) = (fast::kind(a), fast::kind(b));
     if !ka.is_func() && !kb.is_func() {
         let f = if pycute { Face::PyCute } else { ka.face() };
@@ -111,14 +174,70 @@ pub(crate) fn composition(
 }
 
 tiler_ops! {
-    logical_divide => algebra::logical_divide,
-    zipped_divide => algebra::zipped_divide,
-    tiled_divide => algebra::tiled_divide,
-    flat_divide => algebra::flat_divide,
-    logical_product => algebra::logical_product,
-    zipped_product => algebra::zipped_product,
-    tiled_product => algebra::tiled_product,
-    flat_product => algebra::flat_product,
+    logical_divide => algebra::logical_divide, "`logical_divide(A, tiler)`: A divided by the tiler: `(tile, rest)` per mode (CuTe's `logical_divide`); swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.logical_divide(\"(4,8):(8,1)\", (2, 4))
+Layout('((2,2),(4,2)):((8,16),(1,4))')",
+    zipped_divide => algebra::zipped_divide, "`zipped_divide(A, tiler)`: `((tiles), (rests))`; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.zipped_divide(\"(4,8):(8,1)\", (2, 4))
+Layout('((2,4),(2,2)):((8,1),(16,4))')",
+    tiled_divide => algebra::tiled_divide, "`tiled_divide(A, tiler)`: `((tiles), rest0, rest1, …)`; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.tiled_divide(\"(4,8):(8,1)\", (2, 4))
+Layout('((2,4),2,2):((8,1),16,4)')",
+    flat_divide => algebra::flat_divide, "`flat_divide(A, tiler)`: `(tile0, tile1, …, rest0, rest1, …)`; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.flat_divide(\"(4,8):(8,1)\", (2, 4))
+Layout('(2,4,2,2):(8,1,16,4)')",
+    logical_product => algebra::logical_product, "`logical_product(A, tiler)`: `(A, complement(A) ∘ tiler)` (CuTe's `logical_product`); swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.logical_product(\"(2,2):(1,2)\", 3)
+Layout('((2,2),3):((1,2),4)')",
+    zipped_product => algebra::zipped_product, "`zipped_product(A, tiler)`: the product by mode, tiles first; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.zipped_product(\"(2,2):(1,2)\", \"3:1\")
+Layout('((2,2),3):((1,2),4)')",
+    tiled_product => algebra::tiled_product, "`tiled_product(A, tiler)`: `((tiles), rest0, rest1, …)` of the product; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.tiled_product(\"(2,2):(1,2)\", \"3:1\")
+Layout('((2,2),3):((1,2),4)')",
+    flat_product => algebra::flat_product, "`flat_product(A, tiler)`: the product with every mode flat; swizzled and composed layouts divide or multiply their inner layout.
+
+Pre: the composition's obligations (`InadmissibleComposition`, `NonInjective`, `TooLarge`; for
+products `NotComplementable`); a divide whose tiler does not divide A suggests its ragged form.
+Post: CuTe C++'s result; `size` is kept by a divide.
+
+>>> tessera.flat_product(\"(2,2):(1,2)\", \"3:1\")
+Layout('(2,2,3):(1,2,4)')",
 }
 
 pub(crate) fn face(pycute: bool, a: &Bound<'_, PyAny>) -> Face {
@@ -141,6 +260,14 @@ pub(crate) fn layout_op2(
     fast::new_layout_from(a.py(), f, r)
 }
 
+/// `blocked_product(A, B)`: B copies of the block A, A's modes first (CuTe's `blocked_product`);
+/// A a layout, a swizzled layout (the product of its inner layout) or a shape.
+///
+/// Pre: the products' obligations (`non_injective`, `not_complementable`, `too_large`). Post:
+/// mode `i` of the result is `(A_i, B_i)`; `size == size(A)·size(B)`.
+///
+/// >>> tessera.blocked_product("(2,2):(1,2)", "(2,3):(1,2)")
+/// Layout('((2,2),(2,3)):((1,4),(2,8))')
 #[pyfunction]
 #[pyo3(signature = (a, b, pycute = false))]
 pub(crate) fn blocked_product(
@@ -148,9 +275,16 @@ pub(crate) fn blocked_product(
     b: &Bound<'_, PyAny>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    layout_op2(a, b, pycute, algebra::blocked_product)
+    let r = layout_op2(a, b, pycute, algebra::blocked_product);
+    or_registry(r, "blocked_product", &[a, b], pycute)
 }
 
+/// `raked_product(A, B)`: B's tiles interleaved through A (CuTe's `raked_product`).
+///
+/// Pre: as `blocked_product`. Post: mode `i` of the result is `(B_i, A_i)`.
+///
+/// >>> tessera.raked_product("(2,2):(1,2)", "(2,3):(1,2)")
+/// Layout('((2,2),(3,2)):((4,1),(8,2))')
 #[pyfunction]
 #[pyo3(signature = (a, b, pycute = false))]
 pub(crate) fn raked_product(
@@ -158,7 +292,8 @@ pub(crate) fn raked_product(
     b: &Bound<'_, PyAny>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    layout_op2(a, b, pycute, algebra::raked_product)
+    let r = layout_op2(a, b, pycute, algebra::raked_product);
+    or_registry(r, "raked_product", &[a, b], pycute)
 }
 
 /// `by(layout, profile)` when `profile` is a tuple, else `whole(layout)`.
@@ -179,6 +314,14 @@ pub(crate) fn with_profile(
     }
 }
 
+/// `coalesce(L)` or `coalesce(L, profile)`: the same function with the fewest modes (by mode
+/// of `profile`); a swizzled layout coalesces its inner layout.
+///
+/// Pre: `profile` congruent with a prefix of L (`RankMismatch`). Post: `R(i) == L(i)` for every
+/// `i`; no two adjacent modes `s0:d0, s1:d1` with `s0·d0 == d1`.
+///
+/// >>> tessera.coalesce("(2,(1,6)):(1,(6,2))")
+/// Layout('12:1')
 #[pyfunction]
 #[pyo3(signature = (layout, profile = None, pycute = false))]
 pub(crate) fn coalesce(
@@ -186,15 +329,22 @@ pub(crate) fn coalesce(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    with_profile(
+    let r = with_profile(
         layout,
         profile,
         pycute,
         algebra::coalesce,
         algebra::coalesce_by,
-    )
+    );
+    or_registry(r, "coalesce", &with_opt(layout, profile), pycute)
 }
 
+/// `filter(L)` or `filter(L, profile)`: `coalesce` with the stride-0 modes removed.
+///
+/// Pre: as `coalesce`. Post: no stride-0 mode; the image of L is kept.
+///
+/// >>> tessera.filter("(2,4,3):(1,0,2)")
+/// Layout('6:1')
 #[pyfunction]
 #[pyo3(signature = (layout, profile = None, pycute = false))]
 pub(crate) fn filter(
@@ -202,16 +352,31 @@ pub(crate) fn filter(
     profile: Option<&Bound<'_, PyAny>>,
     pycute: bool,
 ) -> PyResult<PyObject> {
-    with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by)
+    let r = with_profile(layout, profile, pycute, algebra::filter, algebra::filter_by);
+    or_registry(r, "filter", &with_opt(layout, profile), pycute)
 }
 
-/// `complement(A)` (cotarget `cosize(filter(A))`) or `complement(A, cotarget)`.
+/// `complement(A)` or `complement(A, cotarget)`: the layout B such that `(A, B)` covers
+/// `[0, cotarget)` with no overlap (cotarget defaults to `cosize(filter(A))`); `pycute=True` gives
+/// pycute's rule.
 ///
-/// With `pycute=True`, an injective layout with no tiling complement gets CuTe's disjoint
-/// complement (what pycute returns, checked disjoint; see `docs/differences.md`).
+/// Pre: A injective (`NonInjective`); a tiling complement exists or CuTe's disjoint one is
+/// returned with a `complement_holes` warning. Post: `A` and `B` take disjoint values.
+///
+/// >>> tessera.complement("4:2", 24)
+/// Layout('(2,3):(1,8)')
 #[pyfunction]
 #[pyo3(signature = (layout, cotarget = None, pycute = false))]
 pub(crate) fn complement(
+    layout: &Bound<'_, PyAny>,
+    cotarget: Option<&Bound<'_, PyAny>>,
+    pycute: bool,
+) -> PyResult<PyObject> {
+    let r = complement_fast(layout, cotarget, pycute);
+    or_registry(r, "complement", &with_opt(layout, cotarget), pycute)
+}
+
+fn complement_fast(
     layout: &Bound<'_, PyAny>,
     cotarget: Option<&Bound<'_, PyAny>>,
     pycute: bool,
@@ -244,21 +409,29 @@ pub(crate) fn complement(
     fast::new_layout_from(layout.py(), f, r)
 }
 
-/// `complement_exact(A)` or `complement_exact(A, cotarget)`: the complement only where it tiles
-/// (raises `NotComplementable` for a layout that is not tractable).
+/// `complement_exact(A)` or `complement_exact(A, cotarget)`: the complement only where it tiles.
+///
+/// Pre: A injective and tractable (`NotComplementable` otherwise). Post: `(A, B)` is a bijection
+/// onto `[0, cotarget)`.
+///
+/// >>> tessera.complement_exact("4:2", 24)
+/// Layout('(2,3):(1,8)')
 #[pyfunction]
 #[pyo3(signature = (layout, cotarget = None))]
 pub(crate) fn complement_exact(
     layout: &Bound<'_, PyAny>,
     cotarget: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    let f = face(false, layout);
-    let l = layout_ref(layout, f)?;
-    let r = match cotarget {
-        Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
-        _ => algebra::complement_exact_default(&l),
-    };
-    fast::new_layout_from(layout.py(), f, r)
+    let r = (|| {
+        let f = face(false, layout);
+        let l = layout_ref(layout, f)?;
+        let r = match cotarget {
+            Some(c) if !c.is_none() => algebra::complement_exact(&l, &to_int_tuple(c)?),
+            _ => algebra::complement_exact_default(&l),
+        };
+        fast::new_layout_from(layout.py(), f, r)
+    })();
+    or_registry(r, "complement_exact", &with_opt(layout, cotarget), false)
 }
 
 /// Each note (a warning that travels with a successful result) as a Python `UserWarning`
@@ -302,26 +475,41 @@ pub(crate) fn inverse(
     fast::new_layout_from(layout.py(), f, r)
 }
 
+/// `right_inverse(L)`: R with `L(R(i)) == i` on R's domain (the largest contiguous one), for
+/// plain, swizzled or composed layouts.
+///
+/// Pre: none for plain layouts (an empty domain is `1:0`). Post: `L(R(i)) == i` for every `i`.
+///
+/// >>> tessera.right_inverse("(4,8):(8,1)")
+/// Layout('(8,4):(4,1)')
 #[pyfunction]
 #[pyo3(signature = (layout, pycute = false))]
 pub(crate) fn right_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    inverse(
+    let r = inverse(
         layout,
         pycute,
         algebra::right_inverse,
         swizzled::right_inverse,
-    )
+    );
+    or_registry(r, "right_inverse", &[layout], pycute)
 }
 
+/// `left_inverse(L)`: R with `R(L(i)) == i` for every `i` of L's domain.
+///
+/// Pre: L injective (`NonInjective`), strides ≥ 0. Post: `R(L(i)) == i`.
+///
+/// >>> tessera.left_inverse("(4,8):(8,1)")
+/// Layout('(8,4):(4,1)')
 #[pyfunction]
 #[pyo3(signature = (layout, pycute = false))]
 pub(crate) fn left_inverse(layout: &Bound<'_, PyAny>, pycute: bool) -> PyResult<PyObject> {
-    inverse(
+    let r = inverse(
         layout,
         pycute,
         algebra::left_inverse,
         swizzled::left_inverse,
-    )
+    );
+    or_registry(r, "left_inverse", &[layout], pycute)
 }
 
 /// pycute's `complement(layout, max_idx=1)`: [`complement`] in the pycute face (a native
@@ -372,10 +560,31 @@ pub(crate) fn pycute_make_layout(layouts: &Bound<'_, PyTuple>) -> PyResult<PyObj
     make_layout(layouts, true)
 }
 
-/// `make_layout(L0, L1, ...)` or `make_layout([L0, L1, ...])`: the layouts as modes.
+/// `make_layout(L0, L1, …)`, `make_layout([L0, L1, …])`, `make_layout(shape)` or
+/// `make_layout(shape, stride)`: layouts as modes, or a layout from a shape (compact column-major)
+/// and strides.
+///
+/// Pre: shapes ≥ 1, shape and stride congruent. Post: mode `i` is `L_i`.
+///
+/// >>> tessera.make_layout("2:1", "3:2"), tessera.make_layout((2, 3))
+/// (Layout('(2,3):(1,2)'), Layout('(2,3):(1,2)'))
 #[pyfunction]
 #[pyo3(signature = (*layouts, pycute = false))]
 pub(crate) fn make_layout(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject> {
+    // `make_layout(shape)`: a tuple of integers is a shape (its compact layout), as in the CLI,
+    // not a list of one-mode layouts.
+    if !pycute && layouts.len() == 1 {
+        let x = layouts.get_item(0)?;
+        if x.downcast::<PyTuple>().is_ok() && to_int_tuple(&x).is_ok() {
+            return apply(layouts.py(), "make_layout", layouts, false);
+        }
+    }
+    let r = make_layout_fast(layouts, pycute);
+    let args: Vec<Bound<'_, PyAny>> = layouts.iter().collect();
+    or_registry(r, "make_layout", &args.iter().collect::<Vec<_>>(), pycute)
+}
+
+fn make_layout_fast(layouts: &Bound<'_, PyTuple>, pycute: bool) -> PyResult<PyObject> {
     let py = layouts.py();
     let mut f = if pycute { Face::PyCute } else { Face::Tessera };
     let mut ls = Vec::with_capacity(layouts.len());
@@ -408,38 +617,94 @@ pub(crate) fn unary(
     wrap(py, f, op(&layout_arg(layout, f)?).map_err(raise)?)
 }
 
+/// `upcast(L, n)`: L over elements n times wider (CuTe's `upcast<n>`); swizzled layouts too.
+///
+/// Pre: `n ≥ 1`; the unit-stride mode divisible by `n` (`Divisibility`). Post: the same bytes.
+///
+/// >>> tessera.upcast("(4,8):(1,4)", 2)
+/// Layout('(2,8):(1,2)')
 #[pyfunction]
-pub(crate) fn upcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    unary(py, layout, |l| algebra::upcast(l, n))
+pub(crate) fn upcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = int_of(n).and_then(|n| unary(layout.py(), layout, |l| algebra::upcast(l, n)));
+    or_registry(r, "upcast", &[layout, n], false)
 }
 
+/// `downcast(L, n)`: L over elements n times narrower (CuTe's `downcast<n>`).
+///
+/// Pre: `n ≥ 1`; a mode of stride 1 (`NoUnitStride`). Post: the same bytes.
+///
+/// >>> tessera.downcast("(4,8):(1,4)", 2)
+/// Layout('(8,8):(1,8)')
 #[pyfunction]
-pub(crate) fn downcast(py: Python<'_>, layout: &Bound<'_, PyAny>, n: i64) -> PyResult<PyObject> {
-    unary(py, layout, |l| algebra::downcast(l, n))
+pub(crate) fn downcast(layout: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = int_of(n).and_then(|n| unary(layout.py(), layout, |l| algebra::downcast(l, n)));
+    or_registry(r, "downcast", &[layout, n], false)
 }
 
+/// `nullspace(L)`: the layout of the coordinates L maps to 0 (its stride-0 part).
+///
+/// Pre: none. Post: `L(R(i)) == 0` for every `i`.
+///
+/// >>> tessera.nullspace("(2,4,3):(1,0,2)")
+/// Layout('4:2')
 #[pyfunction]
 pub(crate) fn nullspace(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    unary(py, layout, algebra::nullspace)
+    or_registry(
+        unary(py, layout, algebra::nullspace),
+        "nullspace",
+        &[layout],
+        false,
+    )
 }
 
+/// `max_common_layout(A, B)`: the largest layout R with `A(R(i)) == B(R(i)) == i`-contiguous
+/// (CuTe's `max_common_layout`, the common vectorisable part).
+///
+/// Pre: A and B injective on their common part. Post: R a prefix of both inverses.
+///
+/// >>> tessera.max_common_layout("(4,8):(1,4)", "(4,8):(1,8)")
+/// Layout('4:1')
 #[pyfunction]
 pub(crate) fn max_common_layout(
     py: Python<'_>,
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
-    let f = face_of(a);
-    let r = algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
-    wrap(py, f, r)
+    let r = (|| {
+        let f = face_of(a);
+        let r =
+            algebra::max_common_layout(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+        wrap(py, f, r)
+    })();
+    or_registry(r, "max_common_layout", &[a, b], false)
 }
 
+/// `max_common_vector(A, B)`: the number of contiguous elements A and B agree on (the widest
+/// common vector).
+///
+/// Pre: as `max_common_layout`. Post: `A(i) == B(i) == i` for `i <` the result.
+///
+/// >>> tessera.max_common_vector("(4,8):(1,4)", "(4,8):(1,8)")
+/// 4
 #[pyfunction]
-pub(crate) fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
-    let f = face_of(a);
-    algebra::max_common_vector(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)
+pub(crate) fn max_common_vector(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let r = (|| {
+        let f = face_of(a);
+        let v =
+            algebra::max_common_vector(&layout_arg(a, f)?, &layout_arg(b, f)?).map_err(raise)?;
+        Ok(v.into_pyobject(a.py())?.into_any().unbind())
+    })();
+    or_registry(r, "max_common_vector", &[a, b], false)
 }
 
+/// `tile_to_shape(block, shape)` or `tile_to_shape(block, shape, order)`: the block repeated to
+/// cover `shape` (CuTe's `tile_to_shape`); a swizzled atom by object, text or CUTLASS name.
+///
+/// Pre: each mode of `block` divides that of `shape` (`Divisibility`). Post: `product_each(shape)`
+/// of the result equals `shape`.
+///
+/// >>> tessera.tile_to_shape("(2,2):(1,2)", (4, 4))
+/// Layout('((2,2),(2,2)):((1,4),(2,8))')
 #[pyfunction]
 #[pyo3(signature = (block, shape, order = None))]
 pub(crate) fn tile_to_shape(
@@ -448,32 +713,62 @@ pub(crate) fn tile_to_shape(
     shape: &Bound<'_, PyAny>,
     order: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
-    let f = face_of(block);
-    let o = order.map(to_int_tuple).transpose()?;
-    let r = algebra::tile_to_shape(&layout_arg(block, f)?, &to_int_tuple(shape)?, o.as_ref())
-        .map_err(raise)?;
-    wrap(py, f, r)
+    let r = (|| {
+        let f = face_of(block);
+        let o = order.map(to_int_tuple).transpose()?;
+        let r = algebra::tile_to_shape(&layout_arg(block, f)?, &to_int_tuple(shape)?, o.as_ref())
+            .map_err(raise)?;
+        wrap(py, f, r)
+    })();
+    let mut args = vec![block, shape];
+    args.extend(order);
+    or_registry(r, "tile_to_shape", &args, false)
 }
 
+/// `make_ordered_layout(shape, order)`: the compact layout whose strides grow in `order`.
+///
+/// Pre: `order` a permutation congruent with `shape`. Post: a bijection onto `[0, size(shape))`.
+///
+/// >>> tessera.make_ordered_layout((2, 3), (1, 0))
+/// Layout('(2,3):(3,1)')
 #[pyfunction]
 pub(crate) fn make_ordered_layout(
     py: Python<'_>,
     shape: &Bound<'_, PyAny>,
     order: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
-    let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
-        .map_err(raise)?;
-    wrap(py, Face::Tessera, r)
+    let r = (|| {
+        let r = algebra::make_ordered_layout(&to_int_tuple(shape)?, &to_int_tuple(order)?)
+            .map_err(raise)?;
+        wrap(py, Face::Tessera, r)
+    })();
+    or_registry(r, "make_ordered_layout", &[shape, order], false)
 }
 
-/// `complement1(N, d, M)`: the Complementation theorem's complement of `N:d` in `[0, M)`.
+/// `complement1(N, d, M)`: the Complementation theorem's complement of `N:d` in `[0, M)`,
+/// `(d, M/(N·d)):(1, N·d)`.
+///
+/// Pre: `N·d ∣ M` (`Divisibility`, with checked suggestions); positive arguments. Post:
+/// `(N:d, R)` tiles `[0, M)`.
+///
+/// >>> tessera.complement1(4, 2, 24)
+/// Layout('(2,3):(1,8)')
 #[pyfunction]
-pub(crate) fn complement1(py: Python<'_>, n: i64, d: i64, m: i64) -> PyResult<PyObject> {
-    wrap(
-        py,
-        Face::Tessera,
-        algebra::complement1(n, d, m).map_err(raise)?,
-    )
+pub(crate) fn complement1(
+    n: &Bound<'_, PyAny>,
+    d: &Bound<'_, PyAny>,
+    m: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let py = n.py();
+    let r = (|| {
+        let (n, d, m) = (int_of(n)?, int_of(d)?, int_of(m)?);
+        wrap(
+            py,
+            Face::Tessera,
+            algebra::complement1(n, d, m).map_err(raise)?,
+        )
+    })();
+    or_registry(r, "complement1", &[n, d, m], false)
 }
 
 // ----------------------------------------------------------------------- expressions
@@ -512,6 +807,12 @@ pub(crate) fn to_value(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Some(a) = func_arg(o) {
         return Ok(Value::from_any_layout(a));
     }
+    if let Some(l) = crate::linear::linear_arg(o) {
+        // A linear layout is the CuTe layout it equals (coordinates -> offset).
+        return Ok(Value::from_any_layout(
+            l.to_any_layout().map_err(crate::linear::lerr)?,
+        ));
+    }
     if o.is_none() {
         return Ok(Value::Under);
     }
@@ -543,9 +844,14 @@ pub(crate) fn to_value(o: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     ))
 }
 
-/// `apply(name, *args, pycute=False)`: the operation `name` of the registry
-/// (`tessera::notation::ops`) on Python arguments, its layouts in pycute's face when asked for or
-/// when an argument is in it (the row's pycute policy decides); notes become warnings.
+/// `apply(name, *args, pycute=False)`: the operation `name` of the registry on Python arguments
+/// (every kind the CLI takes; a `SymLayout` argument runs the symbolic algebra).
+///
+/// Pre: `name` an operation (`UnknownFunction`, with "did you mean"); the row's arity and kinds.
+/// Post: what `tessera eval 'name(args)'` prints, as Python objects.
+///
+/// >>> tessera.apply("complement", "4:2", 24)
+/// Layout('(2,3):(1,8)')
 #[pyfunction]
 #[pyo3(signature = (name, *args, pycute = false))]
 pub(crate) fn apply(
@@ -554,6 +860,10 @@ pub(crate) fn apply(
     args: &Bound<'_, PyTuple>,
     pycute: bool,
 ) -> PyResult<PyObject> {
+    if crate::symbolic::any_symbolic(args) {
+        // A symbolic argument: the symbolic algebra (the CLI's `eval --assume`), with guards.
+        return Ok(Py::new(py, crate::symbolic::apply_symbolic(name, args)?)?.into_any());
+    }
     let vals = args
         .iter()
         .map(|a| to_value(&a, 0))
@@ -581,23 +891,35 @@ pub(crate) fn apply(
         }
         _ => notation::ops::apply(name, &vals, 1),
     });
-    let v = r.map_err(raise)?;
+    let v = r.map_err(|e| raise_in(face, e))?;
     warn_notes(py, &notes)?;
     value_to_py_in(py, v, face)
 }
 
-/// One registry row as Python sees it: `(name, help, arities, pycute policy, codes)`.
+/// One registry row as Python sees it: `(name, help, arities, pycute policy, codes, argument
+/// kinds, lifting to swizzled layouts, ragged form)`.
 pub(crate) type Row = (
     &'static str,
     &'static str,
     Vec<usize>,
     &'static str,
     Vec<&'static str>,
+    Vec<String>,
+    &'static str,
+    String,
 );
 
-/// Every operation of the registry: `(name, help, arities, pycute policy, codes)`.
+/// `operations()`: every row of the registry: `(name, help, arities, pycute policy, codes,
+/// argument kinds, lift, ragged form)`; lift is `refuse`, `inner` or `func` (how swizzled layouts are
+/// taken), ragged the name of the ragged form or `""`.
+///
+/// Pre: none. Post: one tuple per operation, in the help's order.
+///
+/// >>> [r[0] for r in tessera.operations()][:3]
+/// ['composition', 'complement', 'complement_exact']
 #[pyfunction(name = "operations")]
 pub(crate) fn operation_rows() -> Vec<Row> {
+    use notation::ops::{Lift, RaggedForm};
     notation::ops::OPS
         .iter()
         .map(|op| {
@@ -607,9 +929,179 @@ pub(crate) fn operation_rows() -> Vec<Row> {
                 notation::ops::Face::Complement => "complement",
                 notation::ops::Face::NotLayout => "not_layout",
             };
-            (op.name, op.help, op.arity.to_vec(), face, op.codes.to_vec())
+            let kinds = op.args.iter().map(|k| snake(&format!("{k:?}"))).collect();
+            let lift = match op.lift {
+                Lift::Refuse => "refuse",
+                Lift::Inner(_) => "inner",
+                Lift::Func(_) => "func",
+            };
+            let ragged = if op.ragged == RaggedForm::No {
+                String::new()
+            } else {
+                format!("ragged_{}", op.name)
+            };
+            (
+                op.name,
+                op.help,
+                op.arity.to_vec(),
+                face,
+                op.codes.to_vec(),
+                kinds,
+                lift,
+                ragged,
+            )
         })
         .collect()
+}
+
+/// `LayoutOrShape` as `layout_or_shape`.
+fn snake(camel: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// An example call of each registry row with no hand-written binding, in Python: the arguments
+/// (as Python source) and the same call in the expression language. The docstring shows the
+/// call and its value (computed here, so it is the registry's answer); the doctests run it.
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "coalesce_trace",
+        "\"(2,(1,6)):(1,(6,2))\"",
+        "coalesce_trace((2,(1,6)):(1,(6,2)))",
+    ),
+    ("divides", "4, 12", "divides(4,12)"),
+    ("size", "\"(4,8):(8,1)\"", "size((4,8):(8,1))"),
+    ("cosize", "\"(2,2):(1,4)\"", "cosize((2,2):(1,4))"),
+    (
+        "rank",
+        "\"(2,(3,4)):(1,(2,6))\"",
+        "rank((2,(3,4)):(1,(2,6)))",
+    ),
+    (
+        "depth",
+        "\"(2,(3,4)):(1,(2,6))\"",
+        "depth((2,(3,4)):(1,(2,6)))",
+    ),
+    (
+        "shape",
+        "\"(2,(3,4)):(1,(2,6))\"",
+        "shape((2,(3,4)):(1,(2,6)))",
+    ),
+    (
+        "stride",
+        "\"(2,(3,4)):(1,(2,6))\"",
+        "stride((2,(3,4)):(1,(2,6)))",
+    ),
+    (
+        "flatten",
+        "\"(2,(3,4)):(1,(2,6))\"",
+        "flatten((2,(3,4)):(1,(2,6)))",
+    ),
+    (
+        "get",
+        "\"(2,(3,4)):(1,(2,6))\", 1",
+        "get((2,(3,4)):(1,(2,6)),1)",
+    ),
+    ("idx2crd", "7, (2, 4)", "idx2crd(7,(2,4))"),
+    (
+        "crd2idx",
+        "(1, 2), (2, 3), (1, 2)",
+        "crd2idx((1,2),(2,3),(1,2))",
+    ),
+    (
+        "slice",
+        "(1, None), \"(4,8):(8,1)\"",
+        "slice((1,_),(4,8):(8,1))",
+    ),
+    (
+        "local_tile",
+        "\"(8,8):(1,8)\", (4, 4), (1, 1)",
+        "local_tile((8,8):(1,8),(4,4),(1,1))",
+    ),
+    (
+        "local_partition",
+        "\"(8,8):(1,8)\", (2, 2), 3",
+        "local_partition((8,8):(1,8),(2,2),3)",
+    ),
+    (
+        "ragged_logical_divide",
+        "\"(3,5):(5,1)\", \"2:1\"",
+        "ragged_logical_divide((3,5):(5,1),2:1)",
+    ),
+    (
+        "ragged_zipped_divide",
+        "\"(3,5):(5,1)\", \"2:1\"",
+        "ragged_zipped_divide((3,5):(5,1),2:1)",
+    ),
+    (
+        "ragged_tiled_divide",
+        "\"(3,5):(5,1)\", \"2:1\"",
+        "ragged_tiled_divide((3,5):(5,1),2:1)",
+    ),
+    (
+        "ragged_flat_divide",
+        "\"(3,5):(5,1)\", \"2:1\"",
+        "ragged_flat_divide((3,5):(5,1),2:1)",
+    ),
+    (
+        "ragged_local_tile",
+        "\"(9,8):(1,9)\", (4, 4), (2, 1)",
+        "ragged_local_tile((9,8):(1,9),(4,4),(2,1))",
+    ),
+    (
+        "ragged_local_partition",
+        "\"(8,8):(1,8)\", (2, 2), 3",
+        "ragged_local_partition((8,8):(1,8),(2,2),3)",
+    ),
+    ("make_swizzle", "4, 32", "make_swizzle(4,32)"),
+    (
+        "recast_layout",
+        "\"(4,8):(1,4)\", 16, 32",
+        "recast_layout((4,8):(1,4),16,32)",
+    ),
+];
+
+/// The docstring of a registry row's Python function: its help, its obligations (Pre), what it
+/// returns (Post) and an example with the registry's own answer.
+fn registry_doc(py: Python<'_>, op: &notation::ops::Op) -> String {
+    let pre = if op.codes.is_empty() {
+        "the argument kinds of the row (`ArgumentType`, `Arity`)".to_string()
+    } else {
+        format!(
+            "the obligations {} (`tessera.explain(code)`), and the row's argument kinds",
+            op.codes
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut doc = format!(
+        "{}\n\nFrom the registry (`tessera.operations()`), with every argument kind the CLI takes; \
+         pycute=True gives pycute's face.\n\nPre: {pre}.\nPost: what `tessera eval '{}(...)'` prints, \
+         as Python objects.\n",
+        op.help, op.name
+    );
+    if let Some((_, args, expr)) = EXAMPLES.iter().find(|(n, _, _)| *n == op.name) {
+        let shown = notation::eval(expr)
+            .ok()
+            .and_then(|v| value_to_py(py, v).ok())
+            .and_then(|o| o.bind(py).repr().ok().map(|r| r.to_string()));
+        if let Some(out) = shown {
+            doc.push_str(&format!("\n>>> tessera.{}({args})\n{out}\n", op.name));
+        }
+    }
+    doc
 }
 
 /// Adds to the module, for every row of the registry that has no hand-written binding, a native
@@ -629,12 +1121,9 @@ pub(crate) fn register_registry(m: &Bound<'_, PyModule>) -> PyResult<()> {
                 .into_boxed_c_str(),
         );
         let cdoc: &'static std::ffi::CStr = Box::leak(
-            std::ffi::CString::new(format!(
-                "{}\n\nFrom the registry (tessera.operations()); pycute=True gives pycute's face.",
-                op.help
-            ))
-            .expect("a help text")
-            .into_boxed_c_str(),
+            std::ffi::CString::new(registry_doc(py, op))
+                .expect("a help text")
+                .into_boxed_c_str(),
         );
         let f = pyo3::types::PyCFunction::new_closure(
             py,
@@ -662,7 +1151,13 @@ pub(crate) fn register_registry(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Evaluates one expression of the expression language, e.g. `composition((6,2):(8,2),(4,3):(3,1))`.
+/// `eval(expr)`: one expression of the expression language (`tessera eval`).
+///
+/// Pre: the text parses (`ParseError` with the column). Post: the value as Python objects
+/// (`Layout`, `ComposedLayout`, `Swizzle`, int, tuple, str).
+///
+/// >>> tessera.eval("composition((6,2):(8,2),(4,3):(3,1))")
+/// Layout('((2,2),3):((24,2),8)')
 #[pyfunction]
 pub(crate) fn eval(py: Python<'_>, expr: &str) -> PyResult<PyObject> {
     let (v, notes) = py.allow_threads(|| notation::eval_noted(expr));
@@ -671,8 +1166,13 @@ pub(crate) fn eval(py: Python<'_>, expr: &str) -> PyResult<PyObject> {
     value_to_py(py, v)
 }
 
-/// Evaluates many expressions in one call (the GIL released); each result is the value's CuTe
-/// text, or the error (an instance of its `tessera.Error` class, not raised).
+/// `batch(exprs)`: many expressions (the GIL released); each result is the value's CuTe text, or
+/// its error (an instance of its `tessera.Error` class, not raised).
+///
+/// Pre: none. Post: one result per expression, in order.
+///
+/// >>> tessera.batch(["complement(4:2,24)", "complement1(4,2,7)"])
+/// ['(2,3):(1,8)', Divisibility('complement1: failed to discharge N·d ∣ M: 4·2 ∣ 7 is false')]
 #[pyfunction]
 pub(crate) fn batch(py: Python<'_>, exprs: Vec<String>) -> PyResult<Vec<PyObject>> {
     let results: Vec<Result<String, tessera::Error>> = py.allow_threads(|| {

@@ -21,6 +21,13 @@ fn type_error(message: String) -> PyErr {
 /// without the `ragged_` prefix) as a dict: `layout` (or None), `index`, `points`, `holes`,
 /// `valid`, `predicate` (bounds in the user's coordinates), `minimal_checked`,
 /// `over_allocation`, `tma` (a dict or None) and, for a slice, `slice`.
+///
+/// Pre: a divide, `local_tile` or `local_partition` call (the registry's arity and kinds); a
+/// known dtype. Post: the padded domain's counts, the minimal predicate, the TMA view.
+///
+/// >>> r = tessera.ragged("logical_divide((3,5):(5,1),2:1)")
+/// >>> r["holes"], r["predicate"]
+/// (1, ['n < 5'])
 #[pyfunction]
 #[pyo3(signature = (expr, names = None, dtype = "f16"))]
 fn ragged<'py>(

@@ -38,15 +38,18 @@ unsafe fn finish(
     py: Python<'_>,
     face: Face,
     run: impl FnOnce(&mut Layout) -> tessera::Result<()>,
+    on_error: impl FnOnce() -> *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     let mut out = ManuallyDrop::new(Layout::default());
     let r = match catch_unwind(AssertUnwindSafe(|| run(&mut out))) {
         // SAFETY: `out` is not used afterwards.
         Ok(Ok(())) => unsafe { fast::adopt(py, face, &mut out) },
-        Ok(Err(e)) => {
+        Ok(Err(_)) => {
             // SAFETY: `out` is not used afterwards.
             unsafe { ManuallyDrop::drop(&mut out) };
-            Err(crate::raise(e))
+            // The error path: the PyO3 function raises the registry's error for the call (the
+            // call recorded, its suggestions, its face).
+            return on_error();
         }
         Err(_) => Err(pyo3::panic::PanicException::new_err(
             "a tessera operation panicked",
@@ -119,7 +122,7 @@ unsafe fn one(
             let a = Bound::from_borrowed_ptr(py, a);
             if let Some((l, lf)) = fast::plain(&a) {
                 let face = if pycute { Face::PyCute } else { lf };
-                return finish(py, face, |out| op(l, out));
+                return finish(py, face, |out| op(l, out), || general(k, args, kwargs));
             }
         }
         general(k, args, kwargs)
@@ -192,9 +195,18 @@ unsafe extern "C" fn pycute_complement(
                         return std::ptr::null_mut();
                     }
                 };
-                return finish(py, Face::PyCute, |out| {
-                    algebra::complement::complement_pycute_into(l, Some(&IntTuple::leaf(n)), out)
-                });
+                return finish(
+                    py,
+                    Face::PyCute,
+                    |out| {
+                        algebra::complement::complement_pycute_into(
+                            l,
+                            Some(&IntTuple::leaf(n)),
+                            out,
+                        )
+                    },
+                    || general(4, args, kwargs),
+                );
             }
         }
         general(4, args, kwargs)

@@ -77,6 +77,17 @@ fn call_any(a: &AnyLayout, args: &Bound<'_, PyTuple>, face: Face) -> PyResult<Py
         let c = slice_coord(&crd)?;
         return wrap_any(py, face, swizzled::slice(&c, a).map_err(raise)?);
     }
+    if face == Face::Tessera {
+        // tessera's face: the registry's `eval`, which refuses a coordinate out of the domain.
+        let v = crate::to_value(&crd, 0)?;
+        let r = notation::ops::apply(
+            "eval",
+            &[tessera::notation::Value::from_any_layout(a.clone()), v],
+            1,
+        )
+        .map_err(raise)?;
+        return crate::value_to_py(py, r);
+    }
     let c = to_int_tuple(&crd)?;
     let v = match c.as_ref().leaf() {
         Some(i) => a.eval(i),
@@ -84,6 +95,33 @@ fn call_any(a: &AnyLayout, args: &Bound<'_, PyTuple>, face: Face) -> PyResult<Py
     }
     .map_err(raise)?;
     Ok(v.into_pyobject(py)?.into_any().unbind())
+}
+
+/// The registry's `op` (`shape`, `rank`, `depth`) of a layout-like value, as a Python object.
+pub(crate) fn measure_any(py: Python<'_>, op: &str, a: &AnyLayout) -> PyResult<PyObject> {
+    let r = notation::ops::apply(
+        op,
+        &[tessera::notation::Value::from_any_layout(a.clone())],
+        1,
+    )
+    .map_err(raise)?;
+    crate::value_to_py(py, r)
+}
+
+/// CuTe's `print_layout` of a layout-like value (the table `tessera show` prints).
+pub(crate) fn print_layout_any(a: &AnyLayout) -> PyResult<String> {
+    notation::print_layout_any(a).map_err(raise)
+}
+
+/// The picture `tessera show --svg` draws: a plain layout's grid, or a swizzled layout's grid
+/// coloured by 16-byte chunk (`bytes` per element).
+pub(crate) fn svg_any(a: &AnyLayout, bytes: i64) -> PyResult<String> {
+    let p = match a {
+        AnyLayout::Plain(l) => tessera::render::layout_svg(l),
+        _ => tessera::render::layout::swizzle_svg(a, bytes),
+    };
+    p.map(|p| p.svg)
+        .map_err(|e| crate::raise_kind("picture", e.code(), e.to_string()))
 }
 
 fn outer_cosize(a: &AnyLayout) -> PyResult<i64> {
@@ -252,6 +290,36 @@ macro_rules! composed_class {
                     Face::Tessera => swizzled::cosize(&AnyLayout::Composed(Box::new(self.c.clone())))
                         .map_err(raise),
                 }
+            }
+            /// The shape of the innermost layout (CuTe's `shape` of a composed layout).
+            #[getter]
+            fn shape(&self, py: Python<'_>) -> PyResult<PyObject> {
+                measure_any(py, "shape", &AnyLayout::Composed(Box::new(self.c.clone())))
+            }
+            /// Number of top-level modes (of the innermost layout).
+            #[getter]
+            fn rank(&self, py: Python<'_>) -> PyResult<PyObject> {
+                measure_any(py, "rank", &AnyLayout::Composed(Box::new(self.c.clone())))
+            }
+            /// Nesting depth (of the innermost layout).
+            #[getter]
+            fn depth(&self, py: Python<'_>) -> PyResult<PyObject> {
+                measure_any(py, "depth", &AnyLayout::Composed(Box::new(self.c.clone())))
+            }
+            /// CuTe's `print_layout`: the table of `f(m, n)` (rank 1 or 2), byte-identical to C++.
+            fn print_layout(&self) -> PyResult<String> {
+                print_layout_any(&AnyLayout::Composed(Box::new(self.c.clone())))
+            }
+            /// The picture `tessera show --svg` draws: the grid coloured by each element's
+            /// 16-byte chunk (`bytes` per element, default 2).
+            #[pyo3(signature = (bytes = 2))]
+            fn svg(&self, bytes: i64) -> PyResult<String> {
+                svg_any(&AnyLayout::Composed(Box::new(self.c.clone())), bytes)
+            }
+            fn _repr_svg_(&self) -> Option<String> {
+                svg_any(&AnyLayout::Composed(Box::new(self.c.clone())), 2)
+                    .ok()
+                    .map(|s| tessera::render::html::fit_svg(&s))
             }
             fn __str__(&self) -> String {
                 match $face {

@@ -30,7 +30,10 @@ def test_composition_is_function_composition(rng):
             except (tessera.Divisibility, tessera.TooLarge):
                 continue
             done += 1
-            assert [r(i) for i in range(r.size())] == [a(b(i)) for i in range(r.size())]
+            # A o B may reach past A's domain (CuTe extends A's last mode): tessera's face refuses
+            # such a coordinate (OutOfDomain), pycute's face evaluates it as CuTe does.
+            ap = a.to_pycute()
+            assert [r(i) for i in range(r.size())] == [ap(b(i)) for i in range(r.size())]
             assert r.size() == b.size()
             assert (a @ b) == r
     assert done > 100

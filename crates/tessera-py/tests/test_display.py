@@ -23,15 +23,21 @@ def test_layout_svg_is_well_formed():
         tessera.Layout("((2,4),(2,4)):((1,4),(2,16))"),
         tp.Layout((4, 8), (8, 1)),
     ):
-        parse_svg(obj._repr_svg_())
+        root = parse_svg(obj._repr_svg_())
+        # scales down to the cell, keeping its proportions
+        assert "max-width:100%" in root.get("style") and root.get("viewBox")
     # a layout too large to draw has no picture (Jupyter falls back to the text)
     assert tessera.Layout("(1024,1024):(1,1024)")._repr_svg_() is None
 
 
 def test_schedule_and_tma_display():
     s = tessera.Schedule.load(FIG2)
+    # a fragment for the cell: no page, no <style> restyling the notebook, pictures that fit
     html = s._repr_html_()
-    assert html.startswith("<!DOCTYPE html>") and html.count("<svg") == 3
+    assert html.startswith("<div") and html.count("<svg") == 3
+    assert "<style" not in html and "<body" not in html and "<html" not in html
+    assert html.count('style="max-width:100%;height:auto"') == 3
+    assert s.html().startswith("<!DOCTYPE html>")  # the standalone page stays a page
     for kind in ("dag", "space", "alloc"):
         parse_svg(s.svg(kind))
     r = tessera.tma_check("f32", [6, 12], [4, 4])

@@ -74,3 +74,52 @@ def test_pycute_face_raises_typed_errors_where_pycute_is_wrong():
         tp.complement(tp.Layout((2, 2), (1, 1)))
     with pytest.raises(tessera.Divisibility):
         tp.shape_div(3, 2)
+
+
+def test_str_is_the_cli_diagnostic():
+    with pytest.raises(tessera.Divisibility) as ei:
+        tessera.complement1(128, 16, 2040)
+    lines = str(ei.value).splitlines()
+    assert lines[0] == "error[divisibility]: " + ei.value.message
+    assert lines[1] == " --> complement1(128,16,2040)"
+    assert lines[2] == "  = obligation: N·d ∣ M, here 128·16 ∣ 2040"
+    assert any(l.startswith("  = note: 128·16 = 2048") for l in lines)
+    assert "help: M = 2048: complement1(128,16,2048) = (16,1):(1,2048)" in lines
+    # the one-line message stays available
+    assert "\n" not in ei.value.message
+
+
+def test_suggestions_carry_arguments_to_pass_back():
+    with pytest.raises(tessera.InadmissibleComposition) as ei:
+        tessera.composition("(4,6,8):(2,3,5)", "6:3")
+    s = ei.value.suggestions[0]
+    assert s.function == "composition"
+    assert s.args == (tessera.Layout("(4,6,8):(2,3,5)"), tessera.Layout("6:2"))
+    assert s.changed == {1: tessera.Layout("6:2")}
+    # pass the changed argument back: the fixed call gives the suggestion's result
+    assert tessera.composition("(4,6,8):(2,3,5)", s.changed[1]) == s.value == s.call()
+    for x in ei.value.suggestions:
+        assert x.call() == x.value and str(x.value) == x.text
+
+
+def test_suggestions_are_the_same_whichever_entry_point():
+    import tessera.pycute as tp
+
+    def sugg(f):
+        try:
+            f()
+        except tessera.Error as e:
+            return [(s.label, s.expr, s.text) for s in e.suggestions]
+        raise AssertionError("no error")
+
+    want = sugg(lambda: tessera.eval("logical_divide((3,5):(5,1),2:1)"))
+    assert want[0][1] == "ragged_logical_divide((3,5):(5,1),2:1)"  # the ragged form, as the CLI
+    assert sugg(lambda: tessera.logical_divide("(3,5):(5,1)", "2:1")) == want
+    assert sugg(lambda: tessera.logical_divide(tessera.Layout("(3,5):(5,1)"), tessera.Layout("2:1"))) == want
+    assert sugg(lambda: tessera.apply("logical_divide", "(3,5):(5,1)", "2:1")) == want
+    assert sugg(lambda: tp.logical_divide(tp.Layout((3, 5), (5, 1)), tp.Layout(2, 1))) == want
+    with pytest.raises(tessera.InadmissibleComposition) as ei:
+        tessera.logical_divide("(3,5):(5,1)", "2:1")
+    s = ei.value.suggestions[0]
+    assert s.function == "ragged_logical_divide" and s.value.startswith("index (2,8):(1,2)")
+    assert s.call() == s.value

@@ -516,3 +516,36 @@ fn ragged_divides_give_holes_and_predicate_as_expressions() {
     assert_eq!(r.holes.eval(&env).unwrap(), i.holes);
     assert_eq!(r.points.eval(&env).unwrap(), i.points);
 }
+
+#[test]
+fn swizzled_layouts_with_a_symbolic_inner_layout() {
+    // The divide lifts through the inner layout, as the integer algebra's.
+    let e = "zipped_divide(Sw<3,4,3> o 0 o (8,K):(K,1),(8,64))";
+    let (v, g) = show(e, &["K % 64 == 0"]);
+    assert_eq!(v, "Sw<3,4,3> o 0 o ((8,64),(1,K/64)):((K,1),(0,64))");
+    assert!(g.is_empty(), "{g:?}");
+    agrees(
+        e,
+        &["K % 64 == 0"],
+        &[("K", 128)],
+        "zipped_divide(Sw<3,4,3> o 0 o (8,128):(128,1),(8,64))",
+    );
+    // Evaluation: the swizzle of the inner layout's value, an atom that instantiates exactly.
+    let s = eval("eval(Sw<3,4,3> o 0 o (8,K):(K,1),i)", &[] as &[&str]).unwrap();
+    assert_eq!(s.value.to_string(), "Sw<3,4,3>(K*(i%8)+i/8)");
+    for (k, i) in [(64, 9), (128, 13), (72, 40)] {
+        let env = env(&[("K", k), ("i", i)]);
+        let int =
+            tessera::notation::eval(&format!("eval(Sw<3,4,3> o 0 o (8,{k}):({k},1),{i})")).unwrap();
+        assert_eq!(s.value.subs(&env).unwrap().to_string(), int.to_string());
+    }
+    // The swizzle atom reads back, and a constant swizzles at once.
+    let p = tessera::symbolic::parse_expr("Sw<3,4,3>(K*(i%8)+i/8)").unwrap();
+    assert_eq!(p.to_string(), "Sw<3,4,3>(K*(i%8)+i/8)");
+    assert_eq!(
+        tessera::symbolic::parse_expr("Sw<3,4,3>(128)")
+            .unwrap()
+            .to_string(),
+        "144"
+    );
+}

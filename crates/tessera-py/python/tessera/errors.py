@@ -2,21 +2,48 @@
 
 Every class derives from :class:`Error` (itself a :class:`ValueError`) and carries ``.code``,
 ``.obligation`` (the failed obligation with its values), ``.notes`` and ``.suggestions`` (checked,
-ready-to-use values, computed on first access).
+ready-to-use values, computed on first access). ``str(e)`` is the diagnostic the CLI prints: the
+code and message, the call, the obligation, the notes and one ``help:`` line per suggestion.
+Raised in pycute's face (``tessera.pycute``), the exception is also an :class:`AssertionError`,
+as pycute asserts where Tessera raises.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, NamedTuple, Optional, Type
+import difflib
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Type
 
 
 class Suggestion(NamedTuple):
-    """A checked suggestion: what changed, the expression, its value's text and the value."""
+    """A checked suggestion: what changed (``label``), the fixed call (``expr``, and as
+    ``function`` with ``args``, the arguments as objects ready to pass back), its result's text
+    (``text``) and its result (``value``); ``changed`` maps each changed argument's position to
+    the new argument.
+
+    >>> import tessera
+    >>> try:
+    ...     tessera.complement1(128, 16, 2040)
+    ... except tessera.Divisibility as e:
+    ...     s = e.suggestions[0]
+    >>> s.changed, s.call() == s.value, s.value
+    ({2: 2048}, True, Layout('(16,1):(1,2048)'))
+    """
 
     label: str
     expr: str
     text: str
     value: Any
+    function: str = ""
+    args: Tuple[Any, ...] = ()
+    changed: Dict[int, Any] = {}
+
+    def call(self) -> Any:
+        """Runs the fixed call again (``tessera.apply(function, *args)``); it returns ``value``."""
+        from . import _tessera
+
+        if not self.function:
+            return _tessera.eval(self.expr)
+        return _tessera.apply(self.function, *self.args)
 
 
 class Error(ValueError):
@@ -42,7 +69,24 @@ class Error(ValueError):
 
     @property
     def message(self) -> str:
+        """The one-line message (``str(e)`` is the whole diagnostic)."""
         return str(self.args[0]) if self.args else ""
+
+    def __str__(self) -> str:
+        if self._info is not None:
+            try:
+                text = str(self._info.diagnostic()).rstrip("\n")
+            except Exception:  # a diagnostic that cannot be computed: the message
+                text = self.message
+        else:
+            text = "error[{}]: {}".format(self.code, self.message)
+            if self._obligation:
+                text += "\n  = obligation: {}".format(self._obligation)
+            for n in self._notes:
+                text += "\n  = note: {}".format(n)
+        for n in getattr(self, "_extra_help", ()):
+            text += "\nhelp: {}".format(n)
+        return text
 
     @property
     def obligation(self) -> Optional[str]:
@@ -62,12 +106,17 @@ class Error(ValueError):
     def suggestions(self) -> List[Suggestion]:
         """Nearby inputs that discharge the obligation, nearest first; each was evaluated."""
         if self._suggestions is None:
-            from . import _tessera
-
             out = []
             if self._info is not None:
-                for label, expr, text in self._info.suggestions():
-                    out.append(Suggestion(label, expr, text, _tessera.eval(expr)))
+                orig = self._info.call_args()
+                for label, expr, text, function, args, result in self._info.suggestions():
+                    changed: Dict[int, Any] = {}
+                    for i, a in enumerate(args):
+                        if orig is None or i >= len(orig) or not _same(orig[i], a):
+                            changed[i] = a
+                    if function and orig is not None and function != _tessera_name(self._info):
+                        changed = {}  # another function: the whole call is the change
+                    out.append(Suggestion(label, expr, text, result, function, tuple(args), changed))
             self._suggestions = out
         return self._suggestions
 
@@ -236,6 +285,50 @@ _BY_CODE: Dict[str, Type[Error]] = {
 }
 
 
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _tessera_name(info: Any) -> str:
+    call = info.call
+    return str(call).split("(", 1)[0] if call else ""
+
+
+_TWINS: Dict[Type[Error], Type[Error]] = {}
+
+
+def pycute_class(cls: Type[Error]) -> Type[Error]:
+    """The class raised in pycute's face for ``cls``: a subclass of ``cls`` that is also an
+    :class:`AssertionError` (a pycute script's ``except AssertionError`` catches it).
+
+    >>> issubclass(pycute_class(Divisibility), AssertionError)
+    True
+    """
+    twin = _TWINS.get(cls)
+    if twin is None:
+        twin = type(cls.__name__, (cls, AssertionError), {"__module__": cls.__module__, "__doc__": cls.__doc__})
+        _TWINS[cls] = twin
+    return twin
+
+
+def did_you_mean(name: str, names: List[str]) -> List[str]:
+    """The names nearest to a misspelt ``name`` (at most three, nearest first).
+
+    >>> did_you_mean("complemnt", ["complement", "coalesce", "composition"])
+    ['complement']
+    """
+    return difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+
+
+def _operation_names() -> List[str]:
+    from . import _tessera
+
+    return [row[0] for row in _tessera.operations()]
+
+
 def _from_native(info: Any) -> Error:
     """The exception for a native error (called by the extension): the class of its code for the
     layout algebra; DomainError, TmaError or BankError for those parts; PictureError for a
@@ -257,9 +350,18 @@ def _from_native(info: Any) -> Error:
         cls = _BY_CODE.get(code, PictureError)
     else:
         cls = TmaError if code.startswith("tma_") else Error
-    return cls(info.message, info)
+    if getattr(info, "pycute", False):
+        cls = pycute_class(cls)
+    e = cls(info.message, info)
+    if code == "unknown_function":
+        msg = str(info.message)
+        name = msg.split("`")[1] if msg.count("`") >= 2 else ""
+        near = did_you_mean(name, _operation_names()) if name else []
+        if near:
+            e._extra_help = ["did you mean {}?".format(" or ".join("`{}`".format(n) for n in near))]
+    return e
 
 
-__all__ = ["Error", "Suggestion"] + sorted(
+__all__ = ["Error", "Suggestion", "did_you_mean", "pycute_class"] + sorted(
     c.__name__ for c in list(_BY_CODE.values()) + [DomainError, TmaError, BankError, PictureError]
 )

@@ -119,6 +119,11 @@ impl Report {
     }
 }
 
+/// `1 wavefront`, `2 wavefronts`: a count with its noun in the right number.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The readable counts of a report: vector width, instructions, wavefronts against the ideal,
 /// the worst phase (bank, threads) and the method.
 ///
@@ -129,8 +134,9 @@ pub fn text(r: &Report) -> String {
     let _ = writeln!(o, "vector width: {} bytes per thread", r.vector_bytes);
     let _ = writeln!(
         o,
-        "instructions: {} ({} phases each)",
-        r.instructions, r.phases
+        "instructions: {} ({} each)",
+        r.instructions,
+        counted(r.phases, "phase", "phases")
     );
     let _ = writeln!(
         o,
@@ -153,13 +159,13 @@ pub fn text(r: &Report) -> String {
     threads.dedup();
     let _ = writeln!(
         o,
-        "worst phase: instance {} instruction {} phase {}: {} wavefronts; bank {} holds {} accesses ({})",
+        "worst phase: instance {} instruction {} phase {}: {}; bank {} holds {} ({})",
         w.instance,
         w.instruction,
         w.phase,
-        w.wavefronts,
+        counted(w.wavefronts, "wavefront", "wavefronts"),
         w.bank,
-        w.hits.len(),
+        counted(w.hits.len() as u64, "access", "accesses"),
         threads.join(" ")
     );
     let _ = writeln!(o, "method: {}", r.method);

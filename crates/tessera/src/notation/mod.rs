@@ -210,7 +210,7 @@ fn num_digits(x: i64) -> usize {
 /// CuTe's `print_layout(L)`: the 2-D table of `L(m, n)`, byte for byte as CuTe C++ prints it
 /// (header line, then a column header that ends with a space, then bordered rows).
 ///
-/// Pre: `rank(L) == 2`; the table has at most 2^20 cells.
+/// Pre: `rank(L)` is 2, or 1 (one column, `L(m)` in row `m`); the table has at most 2^20 cells.
 ///
 /// ```
 /// let l: tessera::Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
@@ -224,7 +224,7 @@ pub fn print_layout(l: &Layout) -> Result<String> {
 /// CuTe's `print_layout` of any layout: the table of `f(m, n)` (for a composed layout, the
 /// innermost layout gives the rows, columns and cell width, as in CuTe).
 ///
-/// Pre: the innermost layout has rank 2; at most 2^20 cells.
+/// Pre: the innermost layout has rank 2 or 1 (one column); at most 2^20 cells.
 ///
 /// ```
 /// let a: tessera::layout::AnyLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
@@ -233,14 +233,19 @@ pub fn print_layout(l: &Layout) -> Result<String> {
 /// ```
 pub fn print_layout_any(f: &AnyLayout) -> Result<String> {
     let l = f.shape_layout("print_layout")?;
-    if l.rank() != 2 || l.is_leaf() {
+    let rank1 = l.is_leaf() || l.rank() == 1;
+    if l.rank() != 2 && !rank1 {
         return Err(Error::RankMismatch {
             op: "print_layout",
-            detail: format!("{l} has rank {}, print_layout needs rank 2", l.rank()),
+            detail: format!("{l} has rank {}, print_layout needs rank 1 or 2", l.rank()),
         });
     }
-    let m0 = l.mode_at(0).expect("rank 2");
-    let m1 = l.mode_at(1).expect("rank 2");
+    // A rank-1 layout is one column: rows = its domain.
+    let (m0, m1) = if rank1 {
+        (l.clone(), Layout::mode(1, 0)?)
+    } else {
+        (l.mode_at(0).expect("rank 2"), l.mode_at(1).expect("rank 2"))
+    };
     let (rows, cols) = (m0.size()?, m1.size()?);
     if rows.saturating_mul(cols) > 1 << 20 {
         return Err(Error::TooLarge {
@@ -274,6 +279,7 @@ pub fn print_layout_any(f: &AnyLayout) -> Result<String> {
         for n in 0..cols {
             let v = match f {
                 AnyLayout::Plain(_) => r0 + m1.eval(n)?,
+                _ if rank1 => f.eval(m)?,
                 _ => f.crd2idx(&IntTuple::flat([m, n]))?,
             };
             let _ = write!(out, "| {:>width$} ", v, width = w - 2);

@@ -334,8 +334,9 @@ pub fn help() -> String {
 /// A ragged slice as text: its layout (or index map) with offset, and its hole count.
 fn slice_text(s: &algebra::ragged::RaggedSlice) -> String {
     let body = match (&s.layout, s.offset) {
-        (Some(l), Some(o)) => format!("{l} + {o}"),
-        _ => format!("index {} + {}", s.index, s.index_offset),
+        // `(tile, offset)`, as `local_tile` prints its result.
+        (Some(l), Some(o)) => format!("({l},{o})"),
+        _ => format!("(index {},{})", s.index, s.index_offset),
     };
     format!(
         "{body} [{} points, {} valid, {}]",

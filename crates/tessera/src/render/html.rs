@@ -148,6 +148,87 @@ pub fn layout_report(expr: &str) -> Result<String> {
 /// assert_eq!(h.matches("<svg").count(), 3);
 /// ```
 pub fn schedule_report(name: &str, source: Option<&str>, s: &Schedule) -> Result<String> {
+    Ok(page(
+        &format!("Schedule {name}"),
+        &schedule_sections(source, s)?,
+    ))
+}
+
+/// The report of a schedule as an HTML fragment for a notebook cell: the sections of
+/// [`schedule_report`] in one `<div>`, styled by attributes only (no `<style>` that would restyle
+/// the page), its pictures scaled to the cell.
+///
+/// Pre: as [`schedule_report`]. Post: one `<div>` element; no `<style>`, `<html>` or `<body>`.
+///
+/// ```
+/// let text = "I0 = iter 6\nI1, I2 = split I0 by 4\n";
+/// let s = tessera::domain::parse(text).unwrap();
+/// let h = tessera::render::html::schedule_fragment("fig1", Some(text), &s).unwrap();
+/// assert!(h.starts_with("<div") && !h.contains("<style") && h.matches("<svg").count() == 3);
+/// ```
+pub fn schedule_fragment(name: &str, source: Option<&str>, s: &Schedule) -> Result<String> {
+    Ok(fragment(
+        &format!("Schedule {name}"),
+        &schedule_sections(source, s)?,
+    ))
+}
+
+/// An SVG of this module made to scale down to its container (`max-width: 100%`), for a
+/// notebook cell; its `viewBox` keeps the proportions.
+///
+/// Pre: `svg` starts with `<svg `. Post: the same picture, with the style on the root element.
+///
+/// ```
+/// let p = tessera::render::layout_svg(&"(2,2):(1,2)".parse().unwrap()).unwrap();
+/// assert!(tessera::render::html::fit_svg(&p.svg).starts_with("<svg style=\"max-width:100%;height:auto\" "));
+/// ```
+pub fn fit_svg(svg: &str) -> String {
+    match svg.strip_prefix("<svg ") {
+        Some(rest) => format!("<svg style=\"max-width:100%;height:auto\" {rest}"),
+        None => svg.to_string(),
+    }
+}
+
+/// The sections as one `<div>`, styled by attributes (see [`schedule_fragment`]).
+///
+/// Pre: as [`page`]. Post: one `<div>` element with no `<style>`, no script and no external
+/// reference; every SVG scaled to the container ([`fit_svg`]).
+///
+/// ```
+/// use tessera::render::html::{fragment, Section};
+/// let s = Section { heading: "Text".into(), text: Some("a < b".into()), svg: None };
+/// let h = fragment("Report", &[s]);
+/// assert!(h.starts_with("<div") && h.contains("a &lt; b") && !h.contains("<style"));
+/// ```
+pub fn fragment(title: &str, sections: &[Section]) -> String {
+    let mut o = String::new();
+    o.push_str("<div class=\"tessera-report\" style=\"max-width:100%\">\n");
+    o.push_str(&format!(
+        "<h3 style=\"margin:.2em 0\">{}</h3>\n",
+        escape(title)
+    ));
+    for s in sections {
+        o.push_str(&format!(
+            "<h4 style=\"margin:.8em 0 .3em\">{}</h4>\n",
+            escape(&s.heading)
+        ));
+        if let Some(t) = &s.text {
+            o.push_str(&format!(
+                "<pre style=\"overflow-x:auto;font-size:.85em\">{}</pre>\n",
+                escape(t)
+            ));
+        }
+        if let Some(svg) = &s.svg {
+            o.push_str("<div style=\"overflow-x:auto\">\n");
+            o.push_str(&fit_svg(svg));
+            o.push_str("</div>\n");
+        }
+    }
+    o.push_str("</div>\n");
+    o
+}
+
+fn schedule_sections(source: Option<&str>, s: &Schedule) -> Result<Vec<Section>> {
     let report = analyze(s)?;
     let sections = vec![
         Section {
@@ -164,7 +245,7 @@ pub fn schedule_report(name: &str, source: Option<&str>, s: &Schedule) -> Result
         picture_section("Iteration space (holes dark)", space_svg(s)),
         picture_section("Allocation (holes dark)", alloc_svg(s)),
     ];
-    Ok(page(&format!("Schedule {name}"), &sections))
+    Ok(sections)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
 use super::product::{self, read_slice_crd, SliceCrd};
 use super::ragged::{self, SymRagged};
+use super::swizzle::{self, SymComposed};
 use super::{Ctx, Sym, SymError};
 use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
@@ -25,6 +26,8 @@ pub enum SymValue {
     Tuple(Vec<SymValue>),
     /// A ragged divide: the layout over the padded domain, its hole count and predicate.
     Ragged(Box<SymRagged>),
+    /// A swizzled layout `Sw<B,M,S> o off o L` with a symbolic inner layout.
+    Composed(Box<SymComposed>),
 }
 
 fn write_item(f: &mut fmt::Formatter<'_>, it: &Item) -> fmt::Result {
@@ -50,6 +53,7 @@ impl fmt::Display for SymValue {
             SymValue::Expr(p) => write!(f, "{p}"),
             SymValue::Coord(c) => write_item(f, c),
             SymValue::Ragged(r) => write!(f, "{r}"),
+            SymValue::Composed(z) => write!(f, "{z}"),
             SymValue::Tuple(v) => {
                 f.write_str("(")?;
                 for (i, x) in v.iter().enumerate() {
@@ -86,6 +90,7 @@ impl SymValue {
             SymValue::Expr(p) => Value::Int(p.eval(env)?),
             SymValue::Coord(c) => item_subs(c, env)?,
             // (layout, points, valid, holes), as the integer ragged divide reports them.
+            SymValue::Composed(z) => z.subs(env)?,
             SymValue::Ragged(r) => Value::Tuple(vec![
                 Value::Layout(r.layout.subs(env)?),
                 Value::Int(r.points.eval(env)?),
@@ -130,6 +135,7 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("ragged_zipped_divide", "L,T"),
     ("ragged_tiled_divide", "L,T"),
     ("ragged_flat_divide", "L,T"),
+    ("eval", "L,E"),
 ];
 
 enum Arg {
@@ -138,6 +144,7 @@ enum Arg {
     E(Poly),
     C(Item),
     S(SliceCrd),
+    Z(SymComposed),
 }
 
 fn names_of_tiler(t: &Tiler, out: &mut Vec<String>) {
@@ -166,7 +173,7 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     let (op, args) = parse_call(text)?;
     let mut names = Vec::new();
     let mut coords = Vec::new();
-    let index_op = matches!(op, "idx2crd" | "local_partition");
+    let index_op = matches!(op, "idx2crd" | "local_partition" | "eval");
     for a in &args {
         match a {
             Arg::L(l) => l.root.names(&mut names),
@@ -177,6 +184,10 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
             Arg::C(c) if matches!(op, "tile_to_shape" | "idx2crd") => names_of_item(c, &mut names),
             Arg::C(c) => names_of_item(c, &mut coords),
             Arg::S(c) => c.names(&mut coords),
+            Arg::Z(z) => {
+                z.offset.names(&mut names);
+                z.inner.root.names(&mut names);
+            }
         }
     }
     // Coordinates and indices may be 0; extents may not.
@@ -234,6 +245,14 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
         SymValue::Layout(l) => SymValue::Layout(SymLayout::new(tidy_node(f, l.root)?)),
         SymValue::Expr(p) => SymValue::Expr(f.tidy(&p)?),
         SymValue::Coord(c) => SymValue::Coord(tidy_item(f, c)?),
+        SymValue::Composed(z) => {
+            let z = *z;
+            SymValue::Composed(Box::new(SymComposed {
+                offset: f.tidy(&z.offset)?,
+                inner: SymLayout::new(tidy_node(f, z.inner.root)?),
+                swizzle: z.swizzle,
+            }))
+        }
         SymValue::Ragged(r) => {
             let r = *r;
             SymValue::Ragged(Box::new(SymRagged {
@@ -252,8 +271,37 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
     })
 }
 
-fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> {
+fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymError> {
     use Arg::*;
+    // A swizzled first argument: echoed, evaluated, or lifted through its inner layout.
+    if let Some(Z(_)) = args.first() {
+        let Z(z) = args.remove(0) else {
+            unreachable!("checked above")
+        };
+        return match (op, args.first()) {
+            ("", None) => Ok(SymValue::Composed(Box::new(z))),
+            ("eval", Some(E(i))) => Ok(SymValue::Expr(swizzle::eval_composed(ctx, &z, i)?)),
+            (op, _) if swizzle::LIFTED.contains(&op) => {
+                args.insert(0, L(z.inner.clone()));
+                match apply(ctx, op, args)? {
+                    SymValue::Layout(inner) => {
+                        Ok(SymValue::Composed(Box::new(SymComposed { inner, ..z })))
+                    }
+                    other => Ok(other),
+                }
+            }
+            (op, _) => Err(SymError::Unsupported {
+                op: "eval",
+                what: format!("`{op}` is not defined on a swizzled layout symbolically"),
+            }),
+        };
+    }
+    if args.iter().any(|a| matches!(a, Z(_))) {
+        return Err(SymError::Unsupported {
+            op: "eval",
+            what: format!("`{op}` takes a swizzled layout only as its first argument"),
+        });
+    }
     let mut it = args.into_iter();
     let (a0, a1, a2) = (it.next(), it.next(), it.next());
     Ok(match (op, a0, a1, a2) {
@@ -324,6 +372,7 @@ fn apply(ctx: &mut Ctx, op: &str, args: Vec<Arg>) -> Result<SymValue, SymError> 
             SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
         }
         ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
+        ("eval", Some(L(l)), Some(E(i)), None) => SymValue::Expr(swizzle::eval_at(ctx, &l, &i)?),
         (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
             let arr =
                 Arrangement::parse(&name["ragged_".len()..]).ok_or(SymError::Unsupported {
@@ -359,11 +408,15 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
     let Some((op, sig)) = sig.filter(|_| r.peek() == Some(b'(')) else {
         // A bare layout.
         r.pos = save;
-        let l = read_layout(&mut r)?;
+        let l = if swizzle::at_swizzle(&mut r) {
+            Arg::Z(swizzle::read_composed(&mut r)?)
+        } else {
+            Arg::L(read_layout(&mut r)?)
+        };
         if !r.at_end() {
             return Err(r.unexpected());
         }
-        return Ok(("", vec![Arg::L(l)]));
+        return Ok(("", vec![l]));
     };
     r.expect(b'(')?;
     let kinds: Vec<&str> = sig.split(',').collect();
@@ -376,6 +429,7 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
             r.expect(b',')?;
         }
         args.push(match k.trim_end_matches('?') {
+            "L" if swizzle::at_swizzle(&mut r) => Arg::Z(swizzle::read_composed(&mut r)?),
             "L" => Arg::L(read_layout(&mut r)?),
             "T" => Arg::T(read_tiler(&mut r)?),
             "E" => {

@@ -22,6 +22,9 @@ pub enum Atom {
     Ceil(Box<Poly>, Box<Poly>),
     /// `p % q`, the Euclidean remainder, that did not simplify.
     Mod(Box<Poly>, Box<Poly>),
+    /// `Sw<B,M,S>(p)`: CuTe's swizzle of `p` (`p ⊕ ((p & yyy) ≫ S)`) that did not simplify.
+    /// The swizzle is `[B, M, S]`, valid ([`crate::layout::Swizzle::new`]).
+    Swizzle([i64; 3], Box<Poly>),
 }
 
 /// A monomial: atoms with their powers, sorted by atom; empty for the constant monomial.
@@ -390,6 +393,7 @@ impl Poly {
                         p.names(out);
                         q.names(out);
                     }
+                    Atom::Swizzle(_, p) => p.names(out),
                 }
             }
         }
@@ -408,6 +412,7 @@ impl Poly {
                     Atom::Floor(x, y) => x.substitute(f)?.floor_div(&y.substitute(f)?)?,
                     Atom::Ceil(x, y) => x.substitute(f)?.ceil_div(&y.substitute(f)?)?,
                     Atom::Mod(x, y) => x.substitute(f)?.rem(&y.substitute(f)?)?,
+                    Atom::Swizzle(sw, x) => x.substitute(f)?.swizzle(*sw)?,
                 };
                 for _ in 0..*p {
                     term = term.mul(&base)?;
@@ -450,6 +455,7 @@ impl Poly {
                         }
                         x.checked_rem_euclid(y).ok_or_else(|| ovf("remainder"))?
                     }
+                    Atom::Swizzle(sw, x) => swizzle_of(*sw)?.apply(x.eval(env)?),
                 };
                 for _ in 0..*p {
                     v = v.checked_mul(x).ok_or_else(|| ovf(&self.to_string()))?;
@@ -458,6 +464,22 @@ impl Poly {
             acc = acc.checked_add(v).ok_or_else(|| ovf(&self.to_string()))?;
         }
         Ok(acc)
+    }
+
+    /// `Sw<B,M,S>(self)`: the swizzle of the expression (computed for a constant, the identity
+    /// for `B = 0`, else an atom).
+    ///
+    /// Pre: `sw` is a valid swizzle. Post: denotes the swizzled value.
+    /// Example: `Poly::constant(128).swizzle([3, 4, 3])` is 144 (bit 7 XORed into bit 4).
+    pub fn swizzle(&self, sw: [i64; 3]) -> Result<Poly, SymError> {
+        let f = swizzle_of(sw)?;
+        if f.is_identity() {
+            return Ok(self.clone());
+        }
+        if let Some(x) = self.as_const() {
+            return Ok(Poly::constant(f.apply(x)));
+        }
+        Ok(Poly::atom(Atom::Swizzle(sw, Box::new(self.clone()))))
     }
 
     /// Whether some quotient atom occurs (the polynomial is not a plain polynomial in names).
@@ -510,7 +532,11 @@ fn is_simple(p: &Poly) -> bool {
     match p.terms.as_slice() {
         [] => true,
         [(m, c)] if m.is_empty() => *c >= 0,
-        [(m, 1)] => m.len() == 1 && m[0].1 == 1 && matches!(m[0].0, Atom::Name(_) | Atom::Ceil(..)),
+        [(m, 1)] => {
+            m.len() == 1
+                && m[0].1 == 1
+                && matches!(m[0].0, Atom::Name(_) | Atom::Ceil(..) | Atom::Swizzle(..))
+        }
         _ => false,
     }
 }
@@ -538,8 +564,17 @@ impl fmt::Display for Atom {
                 f.write_str("%")?;
                 write_operand(f, q)
             }
+            Atom::Swizzle([b, m, s], p) => write!(f, "Sw<{b},{m},{s}>({p})"),
         }
     }
+}
+
+/// The integer swizzle `[B, M, S]`.
+///
+/// Pre: none. Post: an error naming the swizzle when it is not valid.
+/// Example: `swizzle_of([3, 4, 3])` is CUTLASS's SW128 on 16-bit elements.
+pub fn swizzle_of(sw: [i64; 3]) -> Result<crate::layout::Swizzle, SymError> {
+    crate::layout::Swizzle::new(sw[0], sw[1], sw[2]).map_err(SymError::Algebra)
 }
 
 /// Prints compactly (`128*K`, `M/128`, `K*M+1`), in the syntax [`parse_expr`] reads back.
@@ -579,7 +614,7 @@ impl fmt::Display for Poly {
                     }
                     firsta = false;
                     // A quotient inside a product is parenthesized: `2*(M/128)`, `(M/128)*K`.
-                    let bare = matches!(a, Atom::Name(_) | Atom::Ceil(..))
+                    let bare = matches!(a, Atom::Name(_) | Atom::Ceil(..) | Atom::Swizzle(..))
                         || (m.len() == 1 && *p == 1 && mag == 1 && (*c > 0 || !leading));
                     if bare {
                         write!(f, "{a}")?;
@@ -670,6 +705,15 @@ impl<'a> Reader<'a> {
 
     pub(crate) fn slice(&self, from: usize) -> String {
         String::from_utf8_lossy(&self.s[from.min(self.pos)..self.pos]).into_owned()
+    }
+
+    /// The decimal digits at the position (possibly none), consumed.
+    pub(crate) fn slice_digits(&mut self) -> String {
+        let start = self.pos;
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_digit() {
+            self.pos += 1;
+        }
+        self.slice(start)
     }
 
     pub(crate) fn at_end(&mut self) -> bool {
@@ -814,11 +858,45 @@ impl<'a> Reader<'a> {
                     self.expect(b')')?;
                     return Ok(Item::Expr(a.ceil_div(&b).map_err(|e| self.at(c2, e))?));
                 }
+                if name == "Sw" && self.peek() == Some(b'<') {
+                    // `Sw<B,M,S>(x)`: a swizzle of an expression.
+                    self.pos += 1;
+                    let mut v = [0i64; 3];
+                    for (k, x) in v.iter_mut().enumerate() {
+                        if k > 0 {
+                            self.expect(b',')?;
+                        }
+                        self.ws();
+                        let c0 = self.pos;
+                        let neg = self.eat(b'-');
+                        let d = self.slice_digits();
+                        *x = d
+                            .parse::<i64>()
+                            .map(|d| if neg { -d } else { d })
+                            .map_err(|_| SymError::Parse {
+                                column: c0 + 1,
+                                message: "a swizzle's parameters are integers".into(),
+                            })?;
+                    }
+                    self.expect(b'>')?;
+                    self.expect(b'(')?;
+                    let c1 = self.pos;
+                    let a = self.item()?;
+                    let a = self.want_expr(a, c1)?;
+                    self.expect(b')')?;
+                    return Ok(Item::Expr(a.swizzle(v).map_err(|e| match e {
+                        SymError::Algebra(e) => SymError::Parse {
+                            column: col + 1,
+                            message: e.to_string(),
+                        },
+                        e => e,
+                    })?));
+                }
                 if self.peek() == Some(b'(') {
                     return Err(SymError::Parse {
                         column: col + 1,
                         message: format!(
-                            "unknown function `{name}` in an expression (only ceil_div)"
+                            "unknown function `{name}` in an expression (only ceil_div and Sw<B,M,S>)"
                         ),
                     });
                 }

@@ -256,6 +256,15 @@ pub fn render_poly(p: &Poly, syn: Syntax) -> String {
                     let (x, y) = (render_poly(x, syn), render_poly(y, syn));
                     format!("({} % {})", paren(&x), paren(&y))
                 }
+                Atom::Swizzle(sw, x) => {
+                    let x = paren(&render_poly(x, syn));
+                    let (yyy, sh) = match super::expr::swizzle_of(*sw) {
+                        Ok(f) => (f.yyy_mask(), f.shift()),
+                        Err(_) => (0, 0),
+                    };
+                    let dir = if sh >= 0 { ">>" } else { "<<" };
+                    format!("({x} ^ (({x} & {yyy}) {dir} {}))", sh.abs())
+                }
                 Atom::Ceil(x, y) => {
                     let (x, y) = (render_poly(x, syn), render_poly(y, syn));
                     match syn {
@@ -783,6 +792,19 @@ impl Facts {
                     _ => Iv { lo: None, hi: None },
                 }
             }
+            Atom::Swizzle(sw, x) => {
+                // The swizzle moves only the zzz bits: |Sw(x) - x| <= zzz_mask, and Sw(x) >= 0
+                // for x >= 0.
+                let xi = self.interval(x);
+                let z = super::expr::swizzle_of(*sw).map_or(0, |f| f.zzz_mask()) as i128;
+                match xi.lo {
+                    Some(xl) if xl >= 0 => Iv {
+                        lo: Some((xl - z).max(0)),
+                        hi: xi.hi.and_then(|h| h.checked_add(z)),
+                    },
+                    _ => Iv { lo: None, hi: None },
+                }
+            }
             Atom::Floor(x, y) | Atom::Ceil(x, y) => {
                 let ceil = matches!(a, Atom::Ceil(..));
                 let (xi, yi) = (self.interval(x), self.interval(y));
@@ -842,6 +864,7 @@ impl Facts {
                 let base = match a {
                     Atom::Name(n) => Poly::name(n),
                     Atom::Floor(x, y) => self.tidy(x)?.floor_div(&self.tidy(y)?)?,
+                    Atom::Swizzle(sw, x) => self.tidy(x)?.swizzle(*sw)?,
                     Atom::Ceil(x, y) | Atom::Mod(x, y) => {
                         let (x, y) = (self.tidy(x)?, self.tidy(y)?);
                         let exact =

@@ -20,6 +20,7 @@ pub mod layout;
 pub mod ops;
 pub mod product;
 pub mod ragged;
+pub mod swizzle;
 
 pub use call::{eval, SymValue};
 pub use expr::{parse_expr, Atom, Poly};

@@ -1,7 +1,7 @@
 """pycute's integer-tuple functions (``pycute.int_tuple``), with the same calling conventions.
 
 Integers and (nested) Python tuples in and out. Where pycute asserts, these raise the
-``tessera.Error`` subclass naming the failed obligation.
+``tessera.Error`` subclass naming the failed obligation, which is also an ``AssertionError``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,13 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, List, Tuple, Union
 
-from ..errors import Divisibility, RankMismatch, ArgumentType, OutOfDomain
+from .. import errors as _errors
+
+# pycute asserts where these raise: each class is also an AssertionError.
+Divisibility = _errors.pycute_class(_errors.Divisibility)
+RankMismatch = _errors.pycute_class(_errors.RankMismatch)
+ArgumentType = _errors.pycute_class(_errors.ArgumentType)
+OutOfDomain = _errors.pycute_class(_errors.OutOfDomain)
 from .typing import Integer
 
 IntTuple = Union[int, Tuple[Any, ...]]

@@ -1,0 +1,43 @@
+"""Layouts over runtime extents in Python (docs/symbolic.md): the CLI's `eval --assume` answers,
+with guards, and `subs` gives the integer algebra's answer where the facts and guards hold."""
+
+import pytest
+
+import tessera
+
+
+def test_symbolic_layout_with_facts_and_guards():
+    A = tessera.SymLayout("(M,K):(K,1)", assume=["M % 128 == 0", "K % 64 == 0"])
+    assert str(A) == "(M,K):(K,1)" and A.is_layout and A.guards == [] and A.names == ["K", "M"]
+    D = tessera.logical_divide(A, (128, 64))
+    assert isinstance(D, tessera.SymLayout)
+    assert str(D) == "((128,M/128),(64,K/64)):((K,128*K),(1,64))"  # as `tessera eval --assume`
+    assert D.guards == []
+    # no facts: the same call needs ceil_div and carries what it assumed
+    B = tessera.SymLayout("(M,K):(K,1)")
+    E = tessera.logical_divide(B, (128, 64))
+    assert str(E) == "((128,ceil_div(M,128)),(64,ceil_div(K,64))):((K,128*K),(1,64))"
+    # instantiation is the integer algebra's answer
+    for m, k in ((4096, 512), (256, 128)):
+        assert D.subs(M=m, K=k) == tessera.logical_divide(tessera.Layout((m, k), (k, 1)), (128, 64))
+    with pytest.raises(tessera.Error) as ei:
+        D.subs(M=100, K=64)  # breaks M % 128 == 0
+    assert ei.value.code == "refuted"
+
+
+def test_guards_travel_and_are_checked():
+    T = tessera.SymLayout("(M,K):(K,1)")
+    tile = tessera.local_tile(T, (128, 64), ("bm", "bk"))
+    assert isinstance(tile, tessera.SymLayout) and not tile.is_layout
+    assert tile.guards == ["ceil_div(M,128) > bm", "ceil_div(K,64) > bk"]
+    assert "&&" in tile.guard_code("cpp") and " and " in tile.guard_code("python")
+    assert tile.subs(M=1000, K=4096, bm=7, bk=0) == tessera.local_tile(
+        tessera.Layout((1000, 4096), (4096, 1)), (128, 64), (7, 0)
+    )
+    with pytest.raises(tessera.Error, match="guard"):
+        tile.subs(M=1000, K=4096, bm=8, bk=0)
+    # the method form, and the guards of an argument carried through the next operation
+    S = T.apply("size")
+    assert str(S) in ("M*K", "K*M") and S.subs(M=3, K=5) == 15
+    C = tessera.coalesce(tessera.SymLayout("(M,N):(1,M)"))
+    assert str(C) == "M*N:1" and C.guards == []
