@@ -11,7 +11,7 @@
 //! driver verdicts. `docs/tma.md` lists every rule with its source.
 //!
 //! Inside this module the order is one-way: [`error`] → [`rules`] (with [`tiling`], [`smem`]) →
-//! [`suggest`] (re-runs the rules) → [`report`] → [`ragged`], [`driver`].
+//! [`suggest`] (re-runs the rules) → [`report`] → [`ragged`], [`driver`], [`wire`] (the JSON form).
 
 pub mod driver;
 pub mod error;
@@ -22,6 +22,7 @@ pub mod rules;
 pub mod smem;
 pub mod suggest;
 pub mod tiling;
+pub mod wire;
 
 pub use error::{Error, Source};
 pub use report::{validate, Finding, Report};
