@@ -102,23 +102,78 @@ Proof.
   specialize (IH c (zextent m * zstride m) P). nia.
 Qed.
 
+(** The position [pp_find] finds. *)
+Fixpoint pos_find (c : list zmode) (curr : Z) (k : nat) : option nat :=
+  match c with
+  | [] => None
+  | m :: c' => if zstride m =? curr then Some k else pos_find c' curr (S k)
+  end.
+
+Lemma pp_pos : forall c curr pp k,
+  match pp_find c curr pp with
+  | None => pos_find c curr k = None
+  | Some (m, pp') => exists j, pos_find c curr k = Some (k + j)%nat /\ nth j c mode0 = m
+  end.
+Proof.
+  induction c as [|m0 c IH]; intros curr pp k; [reflexivity|].
+  simpl. destruct (zstride m0 =? curr).
+  - exists O. rewrite Nat.add_0_r. simpl. split; reflexivity.
+  - specialize (IH curr (pp * zextent m0) (S k)).
+    destruct (pp_find c curr (pp * zextent m0)) as [[m pp']|]; [|exact IH].
+    destruct IH as [j [E1 E2]]. exists (S j). rewrite E1.
+    split; [f_equal; lia|]. exact E2.
+Qed.
+
+Lemma pos_find_first : forall c curr k0 j, pos_find c curr k0 = Some (k0 + j)%nat ->
+  forall j', (j' < j)%nat -> zstride (nth j' c mode0) <> curr.
+Proof.
+  induction c as [|m c IH]; intros curr k0 j H j' Hj'; [discriminate|].
+  simpl in H. destruct (Z.eqb_spec (zstride m) curr) as [E|E].
+  - injection H as H. lia.
+  - destruct j' as [|j']; [exact E|]. destruct j as [|j]; [lia|].
+    simpl. apply (IH curr (S k0) j); [rewrite H; f_equal; lia | lia].
+Qed.
+
+(** The positions the chain visits. *)
+Fixpoint chain_pos (fuel : nat) (c : list zmode) (curr : Z) : list nat :=
+  match fuel with
+  | O => []
+  | S f => match pp_find c curr 1 with
+           | None => []
+           | Some (m, _) => match pos_find c curr 0 with
+                            | Some j => j :: chain_pos f c (zextent m * zstride m)
+                            | None => []
+                            end
+           end
+  end.
+
 (** The chain from [curr], started on digits [D] that are 0 wherever the
     stride is [>= curr]: at index [i] of its result, the digits [D'] with
-    [i]'s chain digits added are in range, recompose to [R(i)] more, and
-    [L] gives [curr * i] more. *)
+    [i]'s chain digits added are in range, recompose to [R(i)] more, [L]
+    gives [curr * i] more, and only the chain's positions changed. *)
 Lemma rinv_go_spec : forall f c curr, chain_ok c -> 1 <= curr ->
   forall i D, 0 <= i < zsize (rinv_go f c curr) -> digits_ok c D ->
   (forall k, (k < length c)%nat -> curr <= zstride (nth k c mode0) -> nth k D 0 = 0) ->
   exists D', digits_ok c D' /\
     recompA c D' = recompA c D + zeval (rinv_go f c curr) i /\
-    dotA c D' = dotA c D + curr * i.
+    dotA c D' = dotA c D + curr * i /\
+    (forall k, ~ In k (chain_pos f c curr) -> nth k D' 0 = nth k D 0).
 Proof.
   induction f as [|f IH]; intros c curr P Hc i D Hi [HL HD] H0.
-  - simpl in Hi. exists D. split; [split; assumption|]. simpl. assert (i = 0) by lia. subst. lia.
-  - cbn [rinv_go] in Hi |- *.
+  - simpl in Hi. exists D. split; [split; assumption|]. assert (i = 0) by lia. subst. simpl.
+    split; [lia|]. split; [lia|]. auto.
+  - cbn [rinv_go chain_pos] in Hi |- *.
+    pose proof (pp_pos c curr 1 0) as PP.
     destruct (pp_find c curr 1) as [[m pp]|] eqn:E.
-    2:{ simpl in Hi. exists D. split; [split; assumption|]. assert (i = 0) by lia. subst. simpl. lia. }
-    destruct (pp_find_spec _ _ _ _ _ E) as [j [Hj [Hn [Hs [Hp _]]]]].
+    2:{ simpl in Hi. exists D. split; [split; assumption|]. assert (i = 0) by lia. subst. simpl.
+        split; [lia|]. split; [lia|]. auto. }
+    destruct PP as [j0 [Ej Hn0]]. simpl in Ej. rewrite Ej.
+    destruct (pp_find_spec _ _ _ _ _ E) as [j [Hj [Hn [Hs [Hp Hfirst]]]]].
+    assert (Ejj : j0 = j).
+    { destruct (Nat.lt_total j0 j) as [Lt|[Eq|Gt]]; [|exact Eq|].
+      - exfalso. apply (Hfirst j0 Lt). rewrite Hn0. exact Hs.
+      - exfalso. apply (pos_find_first c curr 0 j0 Ej j Gt). rewrite Hn. exact Hs. }
+    subst j0.
     rewrite Z.mul_1_l in Hp.
     destruct (nth_in_chain c j P Hj) as [He1 He2]. rewrite Hn in He1, He2.
     assert (He : 2 <= zextent m) by lia.
@@ -137,7 +192,7 @@ Proof.
       - rewrite nth_set_nth_other by exact Ne. apply HD, Hk. }
     assert (Hi' : 0 <= i / s < zsize rest).
     { split; [apply Z.div_pos; lia|]. apply Z.div_lt_upper_bound; lia. }
-    destruct (IH c (s * zstride m) P ltac:(nia) (i / s) D1 Hi' Ok1) as [D' [Ok' [ER ED]]].
+    destruct (IH c (s * zstride m) P ltac:(nia) (i / s) D1 Hi' Ok1) as [D' [Ok' [ER [ED Sup]]]].
     { intros k Hk Hge. unfold D1. destruct (Nat.eq_dec k j) as [->|Ne].
       - rewrite Hn in Hge. nia.
       - rewrite nth_set_nth_other by exact Ne. apply H0; [exact Hk|]. nia. }
@@ -146,9 +201,11 @@ Proof.
       by (unfold D1; apply recompA_add; lia).
     assert (T1 : dotA c D1 = dotA c D + x * zstride (nth j c mode0))
       by (unfold D1; apply dotA_add; lia).
-    rewrite Hn in T1. split.
+    rewrite Hn in T1. split; [|split].
     + rewrite ER, R1. cbn [zeval zextent zstride]. fold x. rewrite <- Hp. fold rest. lia.
     + rewrite ED, T1. pose proof (Z_div_mod_eq_full i s). fold x in H. rewrite Hs. nia.
+    + intros k Hk. simpl in Hk. apply Decidable.not_or in Hk. destruct Hk as [Hk1 Hk2].
+      rewrite Sup by exact Hk2. unfold D1. apply nth_set_nth_other. auto.
 Qed.
 
 Lemma recompA_range : forall c D, pos_ax c -> digits_ok c D ->
@@ -204,7 +261,7 @@ Proof.
             0 <= zeval (rinv_go (length c) c 1) i < zsize L /\
             zeval L (zeval (rinv_go (length c) c 1) i) = i).
   { intros i Hi.
-    destruct (rinv_go_spec (length c) c 1 Pc ltac:(lia) i _ Hi Z0ok) as [D' [Ok' [ER ED]]].
+    destruct (rinv_go_spec (length c) c 1 Pc ltac:(lia) i _ Hi Z0ok) as [D' [Ok' [ER [ED _]]]].
     { intros k _ _. apply nth_repeat_0. }
     rewrite recompA_zeros, Z.add_0_l in ER. rewrite dotA_zeros in ED.
     pose proof (recompA_range c D' Pax Ok') as Hr.

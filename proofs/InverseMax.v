@@ -17,101 +17,6 @@ From Tessera Require Import Bridge CoalesceSigned CoalesceSignedNF Composition P
 
 Open Scope Z_scope.
 
-(** The position [pp_find] finds. *)
-Fixpoint pos_find (c : list zmode) (curr : Z) (k : nat) : option nat :=
-  match c with
-  | [] => None
-  | m :: c' => if zstride m =? curr then Some k else pos_find c' curr (S k)
-  end.
-
-Lemma pp_pos : forall c curr pp k,
-  match pp_find c curr pp with
-  | None => pos_find c curr k = None
-  | Some (m, pp') => exists j, pos_find c curr k = Some (k + j)%nat /\ nth j c mode0 = m
-  end.
-Proof.
-  induction c as [|m0 c IH]; intros curr pp k; [reflexivity|].
-  simpl. destruct (zstride m0 =? curr).
-  - exists O. rewrite Nat.add_0_r. simpl. split; reflexivity.
-  - specialize (IH curr (pp * zextent m0) (S k)).
-    destruct (pp_find c curr (pp * zextent m0)) as [[m pp']|]; [|exact IH].
-    destruct IH as [j [E1 E2]]. exists (S j). rewrite E1.
-    split; [f_equal; lia|]. exact E2.
-Qed.
-
-Lemma pos_find_first : forall c curr k0 j, pos_find c curr k0 = Some (k0 + j)%nat ->
-  forall j', (j' < j)%nat -> zstride (nth j' c mode0) <> curr.
-Proof.
-  induction c as [|m c IH]; intros curr k0 j H j' Hj'; [discriminate|].
-  simpl in H. destruct (Z.eqb_spec (zstride m) curr) as [E|E].
-  - injection H as H. lia.
-  - destruct j' as [|j']; [exact E|]. destruct j as [|j]; [lia|].
-    simpl. apply (IH curr (S k0) j); [rewrite H; f_equal; lia | lia].
-Qed.
-
-(** The positions the chain visits. *)
-Fixpoint chain_pos (fuel : nat) (c : list zmode) (curr : Z) : list nat :=
-  match fuel with
-  | O => []
-  | S f => match pp_find c curr 1 with
-           | None => []
-           | Some (m, _) => match pos_find c curr 0 with
-                            | Some j => j :: chain_pos f c (zextent m * zstride m)
-                            | None => []
-                            end
-           end
-  end.
-
-(** [rinv_go_spec], with the digits changed only at the chain's positions. *)
-Lemma rinv_go_support : forall f c curr, chain_ok c -> 1 <= curr ->
-  forall i D, 0 <= i < zsize (rinv_go f c curr) -> digits_ok c D ->
-  (forall k, (k < length c)%nat -> curr <= zstride (nth k c mode0) -> nth k D 0 = 0) ->
-  exists D', digits_ok c D' /\ dotA c D' = dotA c D + curr * i /\
-    (forall k, ~ In k (chain_pos f c curr) -> nth k D' 0 = nth k D 0).
-Proof.
-  induction f as [|f IH]; intros c curr P Hc i D Hi [HL HD] H0.
-  - simpl in Hi. exists D. split; [split; assumption|]. split; [assert (i = 0) by lia; subst; lia|].
-    auto.
-  - cbn [rinv_go chain_pos] in Hi |- *.
-    pose proof (pp_pos c curr 1 0) as PP.
-    destruct (pp_find c curr 1) as [[m pp]|] eqn:E.
-    2:{ simpl in Hi. exists D. split; [split; assumption|]. split; [assert (i = 0) by lia; subst; lia|].
-        auto. }
-    destruct PP as [j0 [Ej Hn0]]. simpl in Ej. rewrite Ej.
-    destruct (pp_find_spec _ _ _ _ _ E) as [j [Hj [Hn [Hs [Hp Hfirst]]]]].
-    assert (Ejj : j0 = j).
-    { destruct (Nat.lt_total j0 j) as [Lt|[Eq|Gt]]; [|exact Eq|].
-      - exfalso. apply (Hfirst j0 Lt). rewrite Hn0. exact Hs.
-      - exfalso. apply (pos_find_first c curr 0 j0 Ej j Gt). rewrite Hn. exact Hs. }
-    subst j0.
-    destruct (nth_in_chain c j P Hj) as [He1 He2]. rewrite Hn in He1, He2.
-    rewrite zsize_cons in Hi. cbn [zextent] in Hi.
-    set (s := zextent m) in *.
-    set (rest := rinv_go f c (s * zstride m)) in *.
-    pose proof (zsize_go_pos f c (s * zstride m) P) as Hr. fold rest in Hr.
-    set (x := i mod s).
-    assert (Hx : 0 <= x < s) by (apply Z.mod_pos_bound; lia).
-    set (D1 := set_nth j (nth j D 0 + x) D).
-    assert (HDj : nth j D 0 = 0) by (apply H0; [exact Hj | rewrite Hn; lia]).
-    assert (Ok1 : digits_ok c D1).
-    { split; [unfold D1; rewrite length_set_nth; exact HL|].
-      intros k Hk. unfold D1. destruct (Nat.eq_dec k j) as [->|Ne].
-      - rewrite nth_set_nth_same by lia. rewrite Hn. lia.
-      - rewrite nth_set_nth_other by exact Ne. apply HD, Hk. }
-    assert (Hi' : 0 <= i / s < zsize rest).
-    { split; [apply Z.div_pos; lia|]. apply Z.div_lt_upper_bound; lia. }
-    destruct (IH c (s * zstride m) P ltac:(nia) (i / s) D1 Hi' Ok1) as [D' [Ok' [ED Sup]]].
-    { intros k Hk Hge. unfold D1. destruct (Nat.eq_dec k j) as [->|Ne].
-      - rewrite Hn in Hge. nia.
-      - rewrite nth_set_nth_other by exact Ne. apply H0; [exact Hk|]. nia. }
-    exists D'. split; [exact Ok'|]. split.
-    + assert (T1 : dotA c D1 = dotA c D + x * zstride (nth j c mode0))
-        by (unfold D1; apply dotA_add; lia).
-      rewrite Hn in T1. rewrite ED, T1. pose proof (Z_div_mod_eq_full i s). fold x in H. rewrite Hs. nia.
-    + intros k Hk. simpl in Hk. apply Decidable.not_or in Hk. destruct Hk as [Hk1 Hk2].
-      rewrite Sup by exact Hk2. unfold D1. apply nth_set_nth_other. auto.
-Qed.
-
 (** ** The chain ends *)
 
 Definition count (c : list zmode) (x : Z) : nat := length (filter (fun m => x <=? zstride m) c).
@@ -380,7 +285,7 @@ Proof.
   assert (Reach : forall v, 0 <= v < m -> exists D', digits_ok c D' /\ dotA c D' = v /\
             forall k, ~ In k (chain_pos f c 1) -> nth k D' 0 = 0).
   { intros v Hv.
-    destruct (rinv_go_support f c 1 Pc ltac:(lia) v _ Hv Z0ok) as [D' [O' [E' S']]].
+    destruct (rinv_go_spec f c 1 Pc ltac:(lia) v _ Hv Z0ok) as [D' [O' [_ [E' S']]]].
     { intros k _ _. apply nth_repeat_0. }
     exists D'. split; [exact O'|]. split; [rewrite dotA_zeros in E'; lia|].
     intros k Hk. rewrite S' by exact Hk. apply nth_repeat_0. }

@@ -58,6 +58,14 @@
      l e1 s1 e2 s2 ...   ->  left_inverseZ [(e1,s1); ...]: its modes, "E" when it
                              refuses (None), prefixed "O " when left_inverse_overlaps
                              (Rust then checks the result by enumeration)
+     K T tc vec contig other
+                         ->  copy_decision T tc vec contig other ("1" or "0"), the
+                             checker's gmem copy coverage test (Check.v)
+     F d E k FACT1 .. FACTk
+                         ->  check_divides E d [FACT1; ..]: "Y", "N v" or "G n" (the
+                             guard on runtime name n), where E is "s v" (static)
+                             or "r n" (runtime name n) and FACT is "D n q"
+                             (n % q == 0), "A n v" (n >= v) or "E n v" (n == v)
      C TREE_A TREE_B     ->  rust_compose A B: the candidate Rust builds, as a TREE, when
                              the certificate accepts it, or "E" (None)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
@@ -425,6 +433,25 @@ let answer line =
       (match left_inverseZ l with
        | None -> "E"
        | Some r -> (if left_inverse_overlaps l = True then "O " else "") ^ show r)
+  | "K" :: ints -> (
+      match List.map (fun v -> z_of_int (int_of_string v)) ints with
+      | [t; tc; v; c; o] -> if copy_decision t tc v c o = True then "1" else "0"
+      | _ -> failwith "K: five integers")
+  | "F" :: d :: kind :: x :: k :: rest ->
+      let nat_of s = nat_of_int (int_of_string s) in
+      let zi s = z_of_int (int_of_string s) in
+      let e = if kind = "s" then CStatic (zi x) else CRuntime (nat_of x) in
+      let rec facts n toks =
+        if n = 0 then (if toks <> [] then failwith "F: trailing tokens"; Nil)
+        else match toks with
+          | "D" :: a :: b :: r -> Cons (FDivisible (nat_of a, zi b), facts (n - 1) r)
+          | "A" :: a :: b :: r -> Cons (FAtLeast (nat_of a, zi b), facts (n - 1) r)
+          | "E" :: a :: b :: r -> Cons (FEquals (nat_of a, zi b), facts (n - 1) r)
+          | _ -> failwith "F: bad fact" in
+      (match check_divides e (zi d) (facts (int_of_string k) rest) with
+       | DYes -> "Y"
+       | DNo v -> "N " ^ string_of_int (int_of_z v)
+       | DGuard n -> "G " ^ string_of_int (int_of_nat n))
   | "z" :: ints -> closure_request (List.map int_of_string ints)
   | "v" :: ints -> rules_request (List.map int_of_string ints)
   | "n" :: ints -> enum_request (List.map int_of_string ints)

@@ -12,7 +12,8 @@
 # rest extent, its cap, the rest stride's sign, the tail, a one-piece leaf,
 # the ceiling division, the compatibility test), three of right_inverse, four of
 # left_inverse (the place a result mode strides by, the divisibility test,
-# push_coalesced's merge, the overlap test) and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
+# push_coalesced's merge, the overlap test), two of the kernel checker (the copy
+# coverage test's thread count, divides' fact lookup) and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -38,9 +39,10 @@ cert = "certif wrong_candidates"
 comp = "composition_candidates"
 rinv = "right_inverse"
 linv = "left_inverse"
+chk = "copy_coverage checker_divides"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization"),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -120,6 +122,12 @@ mutants = [
     ("left_inverse: the overlap test compares with the previous stride, not its end",
      "| False -> overlap_go c o (Z.mul m.zextent m.zstride)",
      "| False -> overlap_go c o m.zstride", linv),
+    ("check: the copy coverage test ignores threads left over from the rows",
+     "  match match Z.eqb (Z.modulo t tc) Z0 with\n        | True -> Z.eqb (Z.modulo contig",
+     "  match match True with\n        | True -> Z.eqb (Z.modulo contig", chk),
+    ("check: divides takes a divisibility fact about another name",
+     "     (match match Nat.eqb m n0 with\n            | True -> Z.eqb (Z.modulo q d) Z0",
+     "     (match match True with\n            | True -> Z.eqb (Z.modulo q d) Z0", chk),
     ("normalization: the rewritten outer output not normalised again",
      "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
     ("normalization: rewritten without the divisibility test",

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 use tessera::banks::atoms::Major;
+use tessera::banks::synth::{synthesize, Candidate, Problem, Synthesis};
 use tessera::banks::{analyze, Access, Atom, BankError, Dtype, Instr, Report, Smem};
 use tessera::layout::AnyLayout;
 
@@ -180,7 +181,208 @@ fn bank_conflicts(
     Ok(BankReport { r, smem, dtype: dt })
 }
 
+/// A shared-memory layout as a Python object: a `Layout`, the `ComposedLayout`
+/// `Sw<B,M,S> o 0 o L`, or a `LinearLayout`.
+fn smem_to_py(py: Python<'_>, smem: &Smem) -> PyResult<PyObject> {
+    match smem {
+        Smem::Plain(l) => crate::wrap(py, Face::Tessera, l.clone()),
+        Smem::Swizzled { bms, layout } => {
+            let (b, m, s) = *bms;
+            let sw = tessera::layout::Swizzle::new(b.into(), m.into(), s.into())
+                .map_err(crate::raise)?;
+            let c = tessera::layout::ComposedLayout::new(
+                AnyLayout::Swizzle(sw),
+                0,
+                AnyLayout::Plain(layout.clone()),
+            );
+            crate::swizzle::wrap_any(py, Face::Tessera, AnyLayout::Composed(Box::new(c)))
+        }
+        Smem::Linear(l) => Ok(Py::new(py, crate::linear::PyLinear { l: l.clone() })?.into_any()),
+        Smem::Any(a) => crate::swizzle::wrap_any(py, Face::Tessera, a.clone()),
+    }
+}
+
+/// One candidate of a swizzle synthesis: the shared-memory layout and both analyses.
+#[pyclass(module = "tessera._tessera", name = "SwizzleCandidate", frozen)]
+pub struct SwizzleCandidate {
+    c: Candidate,
+    dtype: Dtype,
+}
+
+#[pymethods]
+impl SwizzleCandidate {
+    /// The shared-memory layout (`Layout`, `ComposedLayout` or `LinearLayout`).
+    #[getter]
+    fn smem(&self, py: Python<'_>) -> PyResult<PyObject> {
+        smem_to_py(py, &self.c.smem)
+    }
+    /// The writer's analysis.
+    #[getter]
+    fn writer(&self) -> BankReport {
+        BankReport {
+            r: self.c.writer.clone(),
+            smem: self.c.smem.clone(),
+            dtype: self.dtype,
+        }
+    }
+    /// The reader's analysis.
+    #[getter]
+    fn reader(&self) -> BankReport {
+        BankReport {
+            r: self.c.reader.clone(),
+            smem: self.c.smem.clone(),
+            dtype: self.dtype,
+        }
+    }
+    /// Both accesses conflict-free.
+    #[getter]
+    fn conflict_free(&self) -> bool {
+        self.c.conflict_free()
+    }
+    /// Total wavefronts of both accesses, and their conflict-free ideal.
+    #[getter]
+    fn cost(&self) -> (u64, u64) {
+        (self.c.cost(), self.c.ideal())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<tessera.SwizzleCandidate {} wavefronts (ideal {}){}>",
+            self.c.cost(),
+            self.c.ideal(),
+            if self.c.conflict_free() {
+                ", conflict-free"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// The answer of `synthesize_swizzle`: the base layout's analysis, the conflict-free CuTe
+/// swizzles, the best CuTe swizzle when none is, the general F2 swizzle and what its search proved.
+#[pyclass(module = "tessera._tessera", name = "SwizzleSynthesis", frozen)]
+pub struct SwizzleSynthesis {
+    s: Synthesis,
+    dtype: Dtype,
+    writer: String,
+    reader: String,
+}
+
+impl SwizzleSynthesis {
+    fn cand(&self, c: &Candidate) -> SwizzleCandidate {
+        SwizzleCandidate {
+            c: c.clone(),
+            dtype: self.dtype,
+        }
+    }
+}
+
+#[pymethods]
+impl SwizzleSynthesis {
+    /// The unswizzled base layout, analysed.
+    #[getter]
+    fn base(&self) -> SwizzleCandidate {
+        self.cand(&self.s.base)
+    }
+    /// Conflict-free CuTe swizzles, smallest `B` first.
+    #[getter]
+    fn cute(&self) -> Vec<SwizzleCandidate> {
+        self.s.cute.iter().map(|c| self.cand(c)).collect()
+    }
+    /// The cheapest CuTe swizzle when none is conflict-free.
+    #[getter]
+    fn best_cute(&self) -> Option<SwizzleCandidate> {
+        self.s.best_cute.as_ref().map(|c| self.cand(c))
+    }
+    /// The general F2 swizzle (searched only when no CuTe swizzle is conflict-free).
+    #[getter]
+    fn general(&self) -> Option<SwizzleCandidate> {
+        self.s.general.as_ref().map(|c| self.cand(c))
+    }
+    /// What the F2 search proved (None when it did not run).
+    #[getter]
+    fn f2_verdict(&self) -> Option<String> {
+        self.s.f2_verdict.clone()
+    }
+    /// The best candidate: the first conflict-free CuTe swizzle, else the general F2 one, else
+    /// the best CuTe one, else the base.
+    #[getter]
+    fn best(&self) -> SwizzleCandidate {
+        let c = self
+            .s
+            .cute
+            .first()
+            .or(self.s.general.as_ref())
+            .or(self.s.best_cute.as_ref())
+            .unwrap_or(&self.s.base);
+        self.cand(c)
+    }
+    /// The JSON of `tessera banks --synth --json`.
+    fn json(&self) -> String {
+        tessera::banks::text::synthesis_json(&self.s)
+    }
+    /// The text `tessera banks --synth` prints.
+    fn __str__(&self) -> String {
+        tessera::banks::text::synthesis_text(&self.s, &self.writer, &self.reader, self.dtype)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<tessera.SwizzleSynthesis {} conflict-free CuTe swizzle(s), best {}>",
+            self.s.cute.len(),
+            self.best().__repr__()
+        )
+    }
+}
+
+/// A swizzle that makes a writer and a reader of a tile both conflict-free (`tessera banks
+/// --synth`): CuTe swizzles first, then general F2 swizzles, every candidate checked by the model.
+///
+/// Pre: `base` the unswizzled tile as a plain layout (e.g. `(64,64):(64,1)`), `dtype` an element
+/// type, `writer`/`reader` copy atoms legal on it (`BankError`). Post: every candidate returned
+/// was analysed; `cute` holds only conflict-free ones.
+///
+/// >>> s = tessera.synthesize_swizzle("(64,64):(64,1)", "f16")
+/// >>> s.best.smem, s.best.conflict_free
+/// (ComposedLayout('Sw<3,3,3> o 0 o (64,64):(64,1)'), True)
+#[pyfunction]
+#[pyo3(signature = (base, dtype, writer = "tma", reader = "ldmatrix.x4", major = None))]
+fn synthesize_swizzle(
+    base: &Bound<'_, PyAny>,
+    dtype: &str,
+    writer: &str,
+    reader: &str,
+    major: Option<&str>,
+) -> PyResult<SwizzleSynthesis> {
+    let Smem::Plain(base) = smem_arg(base)? else {
+        return Err(bad(
+            "smem",
+            "synthesis starts from a plain layout (the unswizzled tile)".into(),
+        ));
+    };
+    let dt = tessera::banks::text::parse_dtype(dtype)
+        .map_err(|_| bad("dtype", format!("unknown element type {dtype:?}")))?;
+    let major = tessera::banks::text::parse_major(major).map_err(berr)?;
+    let p = Problem {
+        base,
+        dtype: dt,
+        writer: Atom::parse(writer).map_err(berr)?,
+        writer_major: major,
+        reader: Atom::parse(reader).map_err(berr)?,
+        reader_major: None,
+    };
+    let s = synthesize(&p).map_err(berr)?;
+    Ok(SwizzleSynthesis {
+        s,
+        dtype: dt,
+        writer: writer.to_string(),
+        reader: reader.to_string(),
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BankReport>()?;
+    m.add_class::<SwizzleCandidate>()?;
+    m.add_class::<SwizzleSynthesis>()?;
+    m.add_function(wrap_pyfunction!(synthesize_swizzle, m)?)?;
     m.add_function(wrap_pyfunction!(bank_conflicts, m)?)
 }

@@ -108,6 +108,18 @@ def test_bank_analysis_is_an_object():
     assert isinstance(r, tessera.BankReport) and r.wavefronts == 32 and r.ideal == 1
 
 
+def test_swizzle_synthesis_is_an_object():
+    s = tessera.synthesize_swizzle("(64,64):(64,1)", "f16", writer="tma", reader="ldmatrix.x4")
+    assert isinstance(s, tessera.SwizzleSynthesis)
+    best = s.best
+    assert best.conflict_free and best.smem == tessera.eval("Sw<3,3,3> o 0 o (64,64):(64,1)")
+    # the candidate's layout is a value to use: analysing it again gives its reader's report
+    again = tessera.bank_conflicts(best.smem, "f16", atom="ldmatrix.x4")
+    assert again.wavefronts == best.reader.wavefronts == best.reader.ideal
+    assert not s.base.conflict_free and s.base.cost[0] > s.base.cost[1]
+    assert str(s).startswith("writer tma, reader ldmatrix.x4") and '"cute"' in s.json()
+
+
 # -- small ------------------------------------------------------------------------------------------
 
 

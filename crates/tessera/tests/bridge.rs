@@ -13,7 +13,8 @@
 //! predicate rules, their forward chaining (`proofs/Closure.v`) and `derive`'s enumeration pass
 //! (`proofs/EnumPass.v`), and the candidate `composition` builds (`rust_compose`,
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
-//! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`) and
+//! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
+//! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
 //! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
@@ -28,6 +29,8 @@ use tessera::algebra::decide::is_admissible;
 use tessera::algebra::{
     coalesce, complement, complement1, complement_exact, composition, left_inverse, right_inverse,
 };
+use tessera::check::rules::{copy_covers, divides_verdict};
+use tessera::check::{Extent as CheckExtent, Fact as CheckFact};
 use tessera::domain::equiv::{backward_check_concrete, normalize_concrete, BridgeTerm};
 use tessera::domain::eval::{plan, Direction, Space};
 use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
@@ -753,6 +756,126 @@ fn left_inverse_agrees_with_the_extracted_proof() {
     assert!(plain >= CASES / 3, "too few proved left inverses ({plain})");
     assert!(refused >= 1000 && non_injective >= 1000);
     eprintln!("left_inverse: {CASES} cases agree");
+}
+
+/// The kernel checker's gmem copy coverage test (`check::rules::copy_covers`, the one the
+/// `coverage` obligation runs on SM80) against the extracted `copy_decision`, which
+/// `copy_decision_iff` (`proofs/Check.v`) proves equivalent to "the copy writes every element of
+/// the stage tile exactly once". Threads, threads along the row, vector widths and tile extents
+/// as the checker meets them (powers of two mostly, and any value now and then).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn copy_coverage_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xC0_7E4A_6E28);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let mut covered = 0;
+    let pick = |rng: &mut Rng, lo: i64, hi: i64| -> u64 {
+        if rng.range(0, 3) == 0 {
+            rng.range(lo, hi) as u64
+        } else {
+            let (a, b) = (
+                (lo as f64).log2().ceil() as i64,
+                (hi as f64).log2().floor() as i64,
+            );
+            1u64 << rng.range(a, b)
+        }
+    };
+    for _ in 0..CASES {
+        let tc = pick(&mut rng, 1, 64);
+        let vec = pick(&mut rng, 1, 16);
+        let (threads, contig, other) = if rng.range(0, 1) == 0 {
+            // Built to cover (whole rows, whole vectors), then one extent moved now and then.
+            let rows = pick(&mut rng, 1, 16);
+            let mut t = [
+                tc * rows,
+                tc * vec * pick(&mut rng, 1, 8),
+                rows * pick(&mut rng, 1, 32),
+            ];
+            if rng.range(0, 2) == 0 {
+                let i = rng.range(0, 2) as usize;
+                t[i] += rng.range(1, 3) as u64;
+            }
+            (t[0], t[1], t[2])
+        } else {
+            (
+                pick(&mut rng, 1, 1024),
+                pick(&mut rng, 1, 512),
+                pick(&mut rng, 1, 512),
+            )
+        };
+        let ok = copy_covers(threads, tc, vec, contig, other);
+        covered += usize::from(ok);
+        requests.push(format!("K {threads} {tc} {vec} {contig} {other}"));
+        rust.push(if ok { "1" } else { "0" }.to_string());
+    }
+    eprintln!("copy coverage: {covered} of {CASES} copies cover their tile exactly once");
+    assert!((CASES / 5..=CASES * 4 / 5).contains(&covered));
+    compare("copy coverage", &requests, &rust);
+}
+
+/// The kernel checker's `divides` (proved / refuted / runtime guard, given the `assume` facts),
+/// through the hook `check::rules::divides_verdict`, against the extracted `check_divides`, which
+/// `divides_sound` (`proofs/Check.v`) proves sound for every assignment of the runtime names
+/// that satisfies the facts. Two names (`M`, `K`), 0 to 3 facts of each kind, static or runtime
+/// extents, divisors 0 to 24.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn checker_divides_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xD1_71DE_5028);
+    let names = ["M", "K"];
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut yes, mut no, mut guard) = (0, 0, 0);
+    for _ in 0..CASES {
+        let d = rng.range(0, 24) as u64;
+        let (ext, etext) = if rng.range(0, 2) == 0 {
+            let v = rng.range(0, 200) as u64;
+            (CheckExtent::Static(v), format!("s {v}"))
+        } else {
+            let n = rng.range(0, 1) as usize;
+            (CheckExtent::Runtime(names[n].into()), format!("r {n}"))
+        };
+        let k = rng.range(0, 3) as usize;
+        let mut facts = Vec::with_capacity(k);
+        let mut ftext = String::new();
+        for _ in 0..k {
+            let n = rng.range(0, 1) as usize;
+            let v = match rng.range(0, 2) {
+                0 => 1u64 << rng.range(0, 7),
+                _ => rng.range(1, 96) as u64,
+            };
+            let (f, t) = match rng.range(0, 2) {
+                0 => (CheckFact::Divisible(names[n].into(), v), "D"),
+                1 => (CheckFact::AtLeast(names[n].into(), v), "A"),
+                _ => (CheckFact::Equals(names[n].into(), v), "E"),
+            };
+            facts.push(f);
+            ftext.push_str(&format!(" {t} {n} {v}"));
+        }
+        let verdict = divides_verdict(&ext, d, &facts);
+        let answer = if verdict == "Y" || verdict.starts_with("N ") {
+            verdict
+        } else {
+            match names
+                .iter()
+                .position(|n| verdict == format!("{n} % {d} == 0"))
+            {
+                Some(i) => format!("G {i}"),
+                None => verdict,
+            }
+        };
+        match answer.as_bytes()[0] {
+            b'Y' => yes += 1,
+            b'N' => no += 1,
+            _ => guard += 1,
+        }
+        requests.push(format!("F {d} {etext} {k}{ftext}"));
+        rust.push(answer);
+    }
+    eprintln!("checker divides: {yes} proved, {no} refuted, {guard} runtime guards");
+    assert!(yes >= 10_000 && no >= 10_000 && guard >= 10_000);
+    compare("checker divides", &requests, &rust);
 }
 
 /// Rust's `complement_exact(A, M)` (integer cotarget; the tiling complement, which

@@ -273,3 +273,29 @@ fn auto_stage_count_is_cutlass_formula() {
     c.epilogue = tessera::check::config::Epilogue::NoSmem;
     assert_eq!(check(&c).derived.stages, want);
 }
+
+/// A stage count far past the capacity (up to 2^62): the byte sum saturates instead of
+/// overflowing (a wrapped sum could have passed), and the search for the largest stage count
+/// that fits ends at once with the same answer as for a small excess (it used to re-run the whole
+/// check recursively, 2^stages runs: a hang at 100 stages, a stack overflow at 10,000).
+#[test]
+fn smem_capacity_with_huge_stage_counts() {
+    for stages in [20u64, 100, 10_000, 1 << 62] {
+        let mut c = Config::sm90_example();
+        c.stages = tessera::check::config::Stages::Fixed(stages);
+        let r = check(&c);
+        let o = r
+            .obligations
+            .iter()
+            .find(|o| o.code == "smem_capacity")
+            .expect("smem_capacity");
+        assert_eq!(o.verdict, Verdict::Refuted, "{stages} stages");
+        assert!(
+            o.suggestions
+                .iter()
+                .any(|s| s.text == "stages = 6" && s.checked),
+            "{stages} stages: {:?}",
+            o.suggestions
+        );
+    }
+}

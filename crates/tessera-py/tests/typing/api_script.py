@@ -111,6 +111,10 @@ tv: tessera.Layout = tt.tv_layout(
 rep: tessera.BankReport = tessera.bank_conflicts(s, "f16", atom="ldmatrix.x4")
 wf: int = rep.wavefronts + rep.ideal + rep.instructions + rep.phases + rep.vector_bytes
 cf: float = rep.conflict_factor
+syn: tessera.SwizzleSynthesis = tessera.synthesize_swizzle("(64,64):(64,1)", "f16")
+best: Union[tessera.Layout, tessera.ComposedLayout, tessera.LinearLayout] = syn.best.smem
+free: bool = syn.best.conflict_free and syn.best.reader.wavefronts == syn.best.reader.ideal
+cands: List[tessera.SwizzleCandidate] = syn.cute
 
 # Errors: typed, with their diagnostic and suggestions to pass back.
 try:

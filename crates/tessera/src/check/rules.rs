@@ -9,6 +9,7 @@ use super::derive::{
 };
 use super::facts::{self, Elem};
 use crate::tma;
+use std::cell::Cell;
 
 /// Every obligation code, in report order.
 pub const CODES: &[&str] = &[
@@ -290,6 +291,33 @@ fn divides(e: &Extent, d: u64, facts: &[Fact]) -> Div {
             Div::Unknown(format!("{n} % {d} == 0"))
         }
     }
+}
+
+/// The `divides` decision as text, for the bridge to the proofs (`tests/bridge.rs`): `Y`
+/// (proved), `N v` (refuted: the extent is `v`) or the runtime guard.
+///
+/// Pre: none. Post: `check_divides` of `proofs/Check.v` on the same input (`divides_sound`).
+/// Example: `divides_verdict(&Extent::Static(24), 16, &[]) == "N 24"`.
+#[doc(hidden)]
+pub fn divides_verdict(e: &Extent, d: u64, facts: &[Fact]) -> String {
+    match divides(e, d, facts) {
+        Div::Yes => "Y".into(),
+        Div::No(v) => format!("N {v}"),
+        Div::Unknown(g) => g,
+    }
+}
+
+/// Whether an SM80 gmem copy of `tc` threads along the contiguous extent `contig`, each
+/// copying `vec` elements, and `max(threads / tc, 1)` thread rows along `other`, writes every
+/// element of the `contig × other` stage tile exactly once: three divisibility tests, which
+/// `copy_decision_iff` (`proofs/Check.v`) proves equivalent to enumerating the copy.
+///
+/// Pre: `tc, vec >= 1`. Post: `threads % tc == 0 && contig % (tc·vec) == 0 && other % rows == 0`.
+/// Example: `copy_covers(128, 8, 8, 64, 128) == true`.
+#[doc(hidden)]
+pub fn copy_covers(threads: u64, tc: u64, vec: u64, contig: u64, other: u64) -> bool {
+    let rows = (threads / tc).max(1);
+    threads.is_multiple_of(tc) && contig.is_multiple_of(tc * vec) && other.is_multiple_of(rows)
 }
 
 /// A representative value of an extent for descriptor rules (static value, a stated value, or
@@ -1460,11 +1488,13 @@ pub fn run(c: &Config) -> Run {
             round_up(round_up(a_bytes, align_a), align_b).saturating_add(b_bytes),
             main_align,
         );
-        let main_pipe = 2 * facts::MBARRIER_BYTES * stages;
+        // Saturating throughout: a saturated sum exceeds every capacity below u64::MAX, so the
+        // verdict stays that of the exact sum (a wrapped one could pass; `stages` is unbounded).
+        let main_pipe = (2 * facts::MBARRIER_BYTES).saturating_mul(stages);
         let (epi_tensors, epi_pipe, epi_align) = match &epi {
             Some(e) => (
                 e.tensor_storage,
-                2 * facts::MBARRIER_BYTES * e.stages_c,
+                (2 * facts::MBARRIER_BYTES).saturating_mul(e.stages_c),
                 e.align,
             ),
             None => (1, 1, 1),
@@ -1490,8 +1520,8 @@ pub fn run(c: &Config) -> Run {
             Kernel::TmaWs => {
                 // SharedStorage { union { mainloop; epilogue } tensors; pipelines { mainloop; epi_load } }.
                 let tens = round_up(main_tensors.max(epi_tensors), t_align);
-                let pipes = round_up(main_pipe, 16) + round_up(epi_pipe, 16);
-                round_up(tens + pipes, t_align)
+                let pipes = round_up(main_pipe, 16).saturating_add(round_up(epi_pipe, 16));
+                round_up(tens.saturating_add(pipes), t_align)
             }
             _ => {
                 // SharedStorage { pipelines { mainloop; epi_load; [math order]; load order };
@@ -1503,23 +1533,23 @@ pub fn run(c: &Config) -> Run {
                     0
                 };
                 let pipelines = round_up(main_pipe, 16)
-                    + round_up(epi_pipe, 16)
-                    + round_up(order, 16)
-                    + round_up(math, 16);
+                    .saturating_add(round_up(epi_pipe, 16))
+                    .saturating_add(round_up(order, 16))
+                    .saturating_add(round_up(math, 16));
                 let sched = 16;
                 parts.push((
                     "order barriers and tile scheduler".into(),
                     order + math + sched,
                 ));
-                let offset = round_up(pipelines + sched, t_align);
+                let offset = round_up(pipelines.saturating_add(sched), t_align);
                 let tens = round_up(
                     round_up(epi_tensors, main_align).saturating_add(main_tensors),
                     t_align,
                 );
-                round_up(offset + tens, t_align)
+                round_up(offset.saturating_add(tens), t_align)
             }
         };
-        let listed: u64 = parts.iter().map(|p| p.1).sum();
+        let listed = parts.iter().fold(0u64, |a, p| a.saturating_add(p.1));
         parts.push(("alignment padding".into(), sum.saturating_sub(listed)));
         sum
     } else {
@@ -1552,18 +1582,29 @@ pub fn run(c: &Config) -> Run {
             ),
             format!("{} = {total} > {capacity}", sum.join(" + ")),
         );
-        if let Stages::Fixed(n) = c.stages {
-            // Largest stage count that fits (checked again).
-            let mut s = n;
-            while s > 2 {
-                s -= 1;
+        if let (Stages::Fixed(n), false) = (c.stages, LITE.with(Cell::get)) {
+            // Largest stage count below n that fits, else 2 (checked again). The byte sum grows
+            // with the stages, so a binary search finds it in O(log n) runs; inside those runs
+            // (`LITE`) no search starts, which kept this from recursing (2^n runs).
+            let fits = |s: u64| {
                 let mut k = c.clone();
                 k.stages = Stages::Fixed(s);
-                let (_, _, dd) = run_lite(&k);
-                if dd <= capacity {
-                    break;
+                run_lite(&k).2 <= capacity
+            };
+            let s = if n <= 2 {
+                n
+            } else {
+                let (mut lo, mut hi) = (2, n - 1);
+                while lo < hi {
+                    let mid = lo + (hi - lo).div_ceil(2);
+                    if fits(mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
                 }
-            }
+                lo
+            };
             if s < n {
                 x.cand(
                     "smem_capacity",
@@ -1730,8 +1771,7 @@ pub fn run(c: &Config) -> Run {
                         |g| g[0].max(1),
                     );
                     let rows = (threads / tc).max(1);
-                    if !threads.is_multiple_of(tc) || contig % (tc * vec) != 0 || other % rows != 0
-                    {
+                    if !copy_covers(threads, tc, vec, contig, other) {
                         fails = true;
                         let (what, wit) = if contig % (tc * vec) != 0 {
                             let cov = contig / (tc * vec) * tc * vec;
@@ -2236,11 +2276,18 @@ pub fn run(c: &Config) -> Run {
     finish(x, d)
 }
 
+thread_local! {
+    // Set while `run_lite` runs: the stage search of `smem_capacity` does not start again.
+    static LITE: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Smem bytes only (for searching a stage count that fits).
 fn run_lite(c: &Config) -> ((), (), u64) {
     let mut k = c.clone();
     k.threads = None;
+    let outer = LITE.with(|l| l.replace(true));
     let (_, _, d) = run(&k);
+    LITE.with(|l| l.set(outer));
     ((), (), d.smem_bytes)
 }
 

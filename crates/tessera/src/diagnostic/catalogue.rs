@@ -1189,6 +1189,30 @@ pub const OTHER: &[Code] = &[
         explanation: "The `a` suffix (architecture-specific features: wgmma, tcgen05) exists from sm_90, the `f` suffix (family features) from sm_100.",
         example: Example::Text("Rust: tessera::target::Arch::parse(\"sm_86a\")"),
     },
+    Code {
+        family: Family::Other,
+        code: "tmem_lanes",
+        title: "a TMem tensor allocates more lanes than tensor memory has",
+        obligation: "product of the allocated lane extents ≤ 128",
+        explanation: "Tensor memory (sm_100) is 128 lanes × 512 columns of 32-bit cells per SM. The IDs left of |DimSep| that are allocated (not left of |CA| or parallelized across blocks) are lanes; their extents multiply to the lanes needed. Move an ID right of |DimSep|, or split it.",
+        example: Example::Text("Rust: TmemDomain::parse(\"TIDx{3}, 143, |DimSep|, 4\")?.allocate()"),
+    },
+    Code {
+        family: Family::Other,
+        code: "tmem_columns",
+        title: "a TMem tensor allocates more columns than tensor memory has",
+        obligation: "product of the allocated column extents ≤ 512",
+        explanation: "The allocated IDs right of |DimSep| are columns; their extents multiply to the columns needed, at most 512 per SM. Move an ID left of |DimSep| (at most 128 lanes) or put it left of |CA|.",
+        example: Example::Text("Rust: TmemDomain::parse(\"4, |DimSep|, 1024\")?.allocate()"),
+    },
+    Code {
+        family: Family::Other,
+        code: "tmem_domain",
+        title: "the text is not a TMem allocation domain",
+        obligation: "",
+        explanation: "A TMem domain is a comma-separated list of extents, P{extent} with P in BIDx..z, TIDx..z, DIDx..z, and at most one |CA| and one |DimSep| marker.",
+        example: Example::Text("Rust: TmemDomain::parse(\"4, |CA|, |CA|\")"),
+    },
 ];
 
 #[cfg(test)]

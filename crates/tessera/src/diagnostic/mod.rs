@@ -92,6 +92,14 @@ impl Diagnostic {
         }
     }
 
+    /// An error with its code and its `Display` as the message (the usual conversion).
+    ///
+    /// Pre: `code` is in [`catalogue`]. Post: `Diagnostic::new(code, Severity::Error,
+    /// e.to_string())`. Example: `Diagnostic::error(e.code(), &e)`.
+    pub fn error(code: &'static str, e: &impl std::fmt::Display) -> Diagnostic {
+        Diagnostic::new(code, Severity::Error, e.to_string())
+    }
+
     /// With an obligation.
     ///
     /// Pre: none. Post: `obligation == Some(o)`. Example: `.with_obligation("2 ∣ 3")`.
@@ -185,6 +193,6 @@ impl Diagnose for crate::error::Note {
 
 impl Diagnose for crate::target::TargetError {
     fn diagnostic(&self) -> Diagnostic {
-        Diagnostic::new(self.code(), Severity::Error, self.to_string())
+        Diagnostic::error(self.code(), self)
     }
 }

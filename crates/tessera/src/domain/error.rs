@@ -258,10 +258,6 @@ pub(crate) fn cdiv(a: i64, b: i64) -> Result<i64> {
 
 impl crate::diagnostic::Diagnose for Error {
     fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
-        crate::diagnostic::Diagnostic::new(
-            self.code(),
-            crate::diagnostic::Severity::Error,
-            self.to_string(),
-        )
+        crate::diagnostic::Diagnostic::error(self.code(), self)
     }
 }

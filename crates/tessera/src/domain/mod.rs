@@ -32,6 +32,7 @@ pub mod tmem;
 pub mod unswitch;
 pub mod vector_width;
 pub mod vectorize;
+pub mod wire;
 
 pub use error::{Error, Result};
 pub use ir::{Allocation, Id, IterDomain, Schedule, SplitKind, Transform};

@@ -82,6 +82,26 @@ pub enum TmemError {
     Invalid(String),
 }
 
+impl TmemError {
+    /// The error's code in the one catalogue ([`crate::diagnostic::catalogue`]).
+    ///
+    /// Pre: none. Post: `tmem_lanes`, `tmem_columns` or `tmem_domain`. Example:
+    /// `TmemDomain::parse("|CA|, |CA|").unwrap_err().code() == "tmem_domain"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            TmemError::NotEnoughLanes { .. } => "tmem_lanes",
+            TmemError::NotEnoughColumns { .. } => "tmem_columns",
+            TmemError::Invalid(_) => "tmem_domain",
+        }
+    }
+}
+
+impl crate::diagnostic::Diagnose for TmemError {
+    fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::error(self.code(), self)
+    }
+}
+
 /// The lanes and columns a TMem tensor allocates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TmemAllocation {
@@ -196,5 +216,33 @@ impl TmemDomain {
             lanes,
             columns,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{catalogue, Diagnose};
+
+    /// Each error has its code in the one catalogue, and the catalogue's examples raise it.
+    #[test]
+    fn errors_are_catalogued() {
+        let cases = [
+            ("TIDx{3}, 143, |DimSep|, 4", "tmem_lanes"),
+            ("4, |DimSep|, 1024", "tmem_columns"),
+            ("4, |CA|, |CA|", "tmem_domain"),
+        ];
+        for (text, code) in cases {
+            let e = TmemDomain::parse(text)
+                .and_then(|d| d.allocate())
+                .unwrap_err();
+            assert_eq!(e.code(), code, "{text}: {e}");
+            assert_eq!(e.diagnostic().code, code);
+            let entry = catalogue::lookup(code).unwrap();
+            match entry.example {
+                catalogue::Example::Text(t) => assert!(t.contains(text), "{code}: {t}"),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
     }
 }
