@@ -20,6 +20,9 @@ pub const USAGE_CODES: &[&str] = &[
     "bad_json",
     "bad_request",
     "bad_config",
+    "arch_syntax",
+    "unknown_arch",
+    "arch_suffix",
 ];
 
 /// The exit status of an error code.

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tessera::tma::driver::Agreement;
-use tessera::tma::params::{list, parse_u64, Params};
+use tessera::tma::params::{list, parse_sm, parse_u64, Params};
 use tessera::tma::{validate, Request};
 
 /// Arguments of `tessera tma`. Arrays are in tensor order (outermost first, the last dimension
@@ -60,9 +60,10 @@ pub struct Args {
     /// cudaMalloc; below 16 the driver's alignment rule refuses the descriptor).
     #[arg(long)]
     pub align: Option<u64>,
-    /// Target compute capability with TMA: 90, 100, 101, 103, 110, 120 or 121 (default 90).
+    /// Target architecture with TMA, as `sm90`, `sm_90a`, `90`, `9.0` or `sm_100f` (sm_90,
+    /// sm_100, sm_101, sm_103, sm_110, sm_120 or sm_121; default sm_90).
     #[arg(long)]
-    pub sm: Option<u32>,
+    pub sm: Option<String>,
     /// The shared-memory layout the consumer expects (e.g.
     /// `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>,(64,64))`), one mode per box dimension in
     /// `--box` order: checked to equal, as a function, the box TMA writes with `--swizzle`.
@@ -137,12 +138,7 @@ fn from_json(v: &Value) -> Result<Params, String> {
             "oob" | "oob_fill" => r.oob = Some(text(x)?),
             "address" => r.address = Some(number(x)?),
             "align" => r.align = Some(number(x)?),
-            "sm" => {
-                r.sm = Some(
-                    u32::try_from(number(x)?)
-                        .map_err(|_| "sm does not fit in 32 bits".to_string())?,
-                )
-            }
+            "sm" => r.sm = Some(parse_sm(&text(x)?).map_err(|(_, m)| m)?),
             other => return Err(format!("unknown key `{other}`")),
         }
     }
@@ -196,8 +192,8 @@ fn build(a: &Args) -> Result<Request, (String, String)> {
     if a.align.is_some() {
         raw.align = a.align;
     }
-    if a.sm.is_some() {
-        raw.sm = a.sm;
+    if let Some(x) = &a.sm {
+        raw.sm = Some(parse_sm(x).map_err(|(c, m)| (c, format!("--sm: {m}")))?);
     }
     raw.request()
 }

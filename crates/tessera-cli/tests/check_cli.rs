@@ -286,3 +286,38 @@ fn bad_inputs_are_usage_errors() {
     let (code, _, err) = common::sub("check", &[]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// The configuration's `arch` reads every spelling `target::Arch::parse` reads; a malformed one is
+/// refused with its column, an architecture the checker does not model by name.
+#[test]
+fn arch_accepts_every_spelling() {
+    let toml = std::fs::read_to_string(root().join("examples/check/cutlass_name_equivalent.toml"))
+        .expect("example");
+    let dir = std::env::temp_dir().join(format!("tessera-arch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let with = |arch: &str| {
+        let f = dir.join(format!("{}.toml", arch.replace(['.', ' '], "_")));
+        let text = toml.replace("arch = \"sm90\"", &format!("arch = \"{arch}\""));
+        assert!(text.contains(&format!("\narch = \"{arch}\"\n")));
+        std::fs::write(&f, text).expect("write");
+        f
+    };
+    let (_, reference) = check_json(&[with("sm90").to_str().expect("utf8")]);
+    for arch in ["sm_90a", "90", "9.0", "compute_90", "SM90"] {
+        let (_, v) = check_json(&[with(arch).to_str().expect("utf8")]);
+        assert_eq!(v, reference, "{arch}");
+    }
+    for (arch, needle) in [
+        ("sm_9x", "column 5"),
+        ("sm_75", "compute capability 75"),
+        ("sm_86a", "`a` from sm_90"),
+        ("sm_100", "the checker models sm80, sm86, sm89 and sm90"),
+    ] {
+        let (code, _, err) = common::sub("check", &[with(arch).to_str().expect("utf8")]);
+        assert_eq!(code, 2, "{arch}: {err}");
+        assert!(
+            err.contains("arch") && err.contains(needle),
+            "{arch}: {err}"
+        );
+    }
+}

@@ -231,3 +231,61 @@ fn narrow_swizzled_rows_are_padded_to_the_span() {
     let (code, out, err) = tma(&dense);
     assert_eq!(code, 1, "{out}{err}");
 }
+
+/// `--sm` (and the file's `sm`) read every spelling `target::Arch::parse` reads; a malformed one is
+/// refused with its column, an unknown or TMA-less one by name.
+#[test]
+fn sm_accepts_every_arch_spelling() {
+    let base = ["--dtype", "f16", "--shape", "64,64", "--box", "64,64"];
+    for (text, cc) in [
+        ("sm90", 90),
+        ("sm_90a", 90),
+        ("90", 90),
+        ("9.0", 90),
+        ("sm_100f", 100),
+        ("10.3", 103),
+        ("compute_120", 120),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(["--sm", text]);
+        let (code, v) = json(&args);
+        assert_eq!(code, 0, "{text}: {v}");
+        assert_eq!(v["request"]["sm"], cc, "{text}");
+    }
+    for (text, code, needle) in [
+        ("sm_9x", "arch_syntax", "column 5"),
+        ("  sm9.0", "arch_syntax", "column 6"),
+        ("sm_75", "unknown_arch", "compute capability 75"),
+        ("sm_86a", "arch_suffix", "`a` from sm_90"),
+    ] {
+        let (status, _, err) = tma(&[
+            "--dtype", "f16", "--shape", "64,64", "--box", "64,64", "--sm", text,
+        ]);
+        assert_eq!(status, 2, "{text}: {err}");
+        assert!(
+            err.starts_with(&format!("error[{code}]: --sm: ")),
+            "{text}: {err}"
+        );
+        assert!(err.contains(needle), "{text}: {err}");
+    }
+    // A known architecture without TMA.
+    let (status, _, err) = tma(&[
+        "--dtype", "f16", "--shape", "64,64", "--box", "64,64", "--sm", "sm_80",
+    ]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("not a compute capability with TMA"), "{err}");
+    // The request file takes the same spellings (a string or a number).
+    for sm in ["\"sm_100a\"", "\"10.0\"", "100"] {
+        let dir = std::env::temp_dir().join(format!("tessera-sm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("r.json");
+        std::fs::write(
+            &f,
+            format!("{{\"dtype\":\"f16\",\"shape\":[64,64],\"box\":[64,64],\"sm\":{sm}}}"),
+        )
+        .unwrap();
+        let (code, v) = json(&["--file", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{sm}: {v}");
+        assert_eq!(v["request"]["sm"], 100, "{sm}");
+    }
+}

@@ -130,14 +130,16 @@ def size(layout: object) -> int:
     """The size of a layout (its domain), of a swizzled or linear layout, or the product of an
     integer tuple; the registry's ``size`` (``tessera eval 'size(...)'``).
 
-    Pre: a layout-like value, layout text or an integer tuple. Post: ``size(L) == L.size()``.
+    Pre: a layout-like value, layout text or an integer tuple. Post: ``size(L) == L.size()``
+    (a ``SymLayout`` gives its symbolic size, a ``SymLayout``).
 
     >>> size("(4,8):(8,1)"), size((2, (3, 4))), size("GMMA::Layout_K_SW128_Atom<half_t>")
     (32, 24, 512)
     """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.size()
-    return int(_native.apply("size", layout))
+    r = _native.apply("size", layout)
+    return r if isinstance(r, SymLayout) else int(r)  # type: ignore[return-value]
 
 
 def cosize(layout: object) -> int:
@@ -150,7 +152,8 @@ def cosize(layout: object) -> int:
     """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.cosize()
-    return int(_native.apply("cosize", layout))
+    r = _native.apply("cosize", layout)
+    return r if isinstance(r, SymLayout) else int(r)  # type: ignore[return-value]
 
 
 def print_layout(layout: object) -> None:

@@ -589,18 +589,19 @@ impl Config {
     }
 }
 
-/// `sm90`, `sm_90a`, `90` → 90.
+/// An architecture as [`crate::target::Arch::parse`] reads it (`sm90`, `sm_90a`, `90`, `9.0`, …)
+/// → its compute capability × 10, restricted to the architectures the checker models.
 ///
-/// Pre: none. Post: 80, 86, 89 or 90. Example: `parse_arch("sm_90a") == Ok(90)`.
+/// Pre: none. Post: 80, 86, 89 or 90; a malformed name is refused with the column
+/// `Arch::parse` gives. Example: `parse_arch("sm_90a") == Ok(90)`, `parse_arch("9.0") == Ok(90)`.
 pub fn parse_arch(s: &str) -> Result<u32, ConfigError> {
-    let t = s.trim().to_ascii_lowercase();
-    let d = t
-        .trim_start_matches("sm")
-        .trim_start_matches('_')
-        .trim_end_matches('a');
-    match d.parse::<u32>() {
-        Ok(v @ (80 | 86 | 89 | 90)) => Ok(v),
-        _ => err("arch", format!("`{s}`: expected sm80, sm86, sm89 or sm90")),
+    let sm = crate::target::Arch::parse(s).or_else(|e| err("arch", e.to_string()))?;
+    match sm.arch.cc {
+        v @ (80 | 86 | 89 | 90) => Ok(v),
+        v => err(
+            "arch",
+            format!("`{s}` is sm_{v}: the checker models sm80, sm86, sm89 and sm90"),
+        ),
     }
 }
 

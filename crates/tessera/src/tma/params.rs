@@ -22,6 +22,26 @@ pub fn list(s: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
+/// Parses an architecture as [`crate::target::Arch::parse`] reads it (`sm90`, `sm_90a`, `90`,
+/// `9.0`, `sm_100f`, …) into the compute capability × 10 a [`Request`] carries.
+///
+/// Pre: none. Post: `Err((code, message))` with `arch_syntax` (the message gives the column),
+/// `unknown_arch` or `arch_suffix`; whether the architecture has TMA is checked by
+/// [`Params::request`]. Example: `parse_sm("sm_100f") == Ok(100)`.
+///
+/// ```
+/// use tessera::tma::params::parse_sm;
+/// assert_eq!(parse_sm("9.0"), Ok(90));
+/// let (code, m) = parse_sm("sm_9x").unwrap_err();
+/// assert_eq!(code, "arch_syntax");
+/// assert!(m.contains("column 5"), "{m}");
+/// ```
+pub fn parse_sm(text: &str) -> Result<u32, (String, String)> {
+    crate::target::Arch::parse(text)
+        .map(|sm| sm.cc)
+        .map_err(|e| (e.code().to_string(), e.to_string()))
+}
+
 /// Parses a non-negative integer, decimal or `0x` hexadecimal.
 ///
 /// Pre: none. Post: `Err` quotes the text. Example: `0x100` gives 256.
