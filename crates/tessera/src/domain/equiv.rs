@@ -645,7 +645,7 @@ impl BridgeTerm {
 /// (`E r = extents[r]`, 0 past the end) and no facts, on a term over numbered roots.
 ///
 /// Pre: split factors `>= 1`. Post: the normal form `normalize` computes, as `normalizeR` of
-/// `proofs/NormalizeNF.v` does. Example: Figure 3's inner output with `f | E(B)` becomes
+/// `proofs/NormalizeNF.v` does. Example: the merge-split example's inner output (ARCHITECTURE.md, glossary) with `f | E(B)` becomes
 /// `split(B, f).inner`.
 #[doc(hidden)]
 pub fn normalize_concrete(t: &BridgeTerm, extents: &[i64]) -> Result<BridgeTerm> {
