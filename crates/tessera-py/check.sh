@@ -4,7 +4,8 @@
 #  1. makes a venv in target/py-venv (installs Debian's python3-venv if `python3 -m venv` fails);
 #  2. `pip install ./crates/tessera-py` (maturin comes from PyPI as the build backend; the
 #     extension is built with this crate's release profile: thin LTO, no fat LTO);
-#  3. installs pytest (and IPython for the notebook tests: tests/notebook.py executes the example notebook) and runs the suite;
+#  3. installs pytest and IPython (tests/notebook.py executes the example notebook with it) and
+#     runs the suite;
 #  4. checks the typing script (tests/typing/api_script.py) with `mypy --strict` and `pyright`
 #     (pyright runs on Node.js: Debian's `nodejs` is installed if `node` is missing; pyright's own
 #     package comes from npm on its first run, then from its cache);
