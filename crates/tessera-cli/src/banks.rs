@@ -212,8 +212,17 @@ fn run_inner(a: &Args) -> Result<String, BankError> {
         })?;
     }
     let agrees = sim.as_ref().map(|s| r.agrees_with(s));
+    // A tile no GPU's block can hold (but addressable): answered, with a warning.
+    let notes: Vec<_> = tessera::banks::capacity_warning(&smem, dtype)?
+        .into_iter()
+        .collect();
+    if !a.json {
+        for n in &notes {
+            eprintln!("warning[{}]: {}", n.code, n.message);
+        }
+    }
     Ok(if a.json {
-        report_json(&r, agrees)
+        report_json(&r, agrees, &notes)
     } else {
         let mut out = note.map(|n| n + "\n").unwrap_or_default();
         out.push_str(&report_text(&smem, &acc, dtype, &r, agrees));

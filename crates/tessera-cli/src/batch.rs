@@ -627,6 +627,27 @@ pub fn run(args: Args) -> ExitCode {
     single(Pieces::new(std::io::stdin().lock(), limit), out, limit)
 }
 
+/// What `tessera batch` does with stdin and stdout, for any reader and writer: every line of
+/// `input` answered on `out`, in order, with `threads` workers (1: this thread alone) and lines
+/// of at most `limit` bytes. The fuzz target `fuzz/fuzz_targets/batch.rs` and the tests drive
+/// the protocol through this, with no process.
+///
+/// Pre: none. Post: one answer line per input line (a last line without `\n` included, an
+/// empty input none), in input order, each as [`answer_into`] gives it or `input_too_large`;
+/// exit 0 at the end of input, 2 when `input` fails. Example: `answer_stream(&b"\n"[..],
+/// &mut v, 1, 1 << 20)` writes one `bad_request` line to `v`.
+pub fn answer_stream(
+    input: impl Read + Send + 'static,
+    out: impl Write,
+    threads: usize,
+    limit: u64,
+) -> ExitCode {
+    if threads > 1 {
+        return threaded(threads.min(256), Pieces::new(input, limit), out, limit);
+    }
+    single(Pieces::new(input, limit), out, limit)
+}
+
 fn single(mut input: Pieces<impl Read>, mut out: impl Write, limit: u64) -> ExitCode {
     let mut text = String::new();
     loop {

@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub equiv: Option<PathBuf>,
     /// Check a lowering into the allocation: predicate `ours`, `nvfuser`, `everything`, `roots`
-    /// or `none` (weak/strong correctness, seed Definitions 1-2).
+    /// or `none` (weak/strong correctness of Divisibility of Split's Definitions 1-2).
     #[arg(long, value_name = "PREDICATE")]
     pub lowering: Option<String>,
     /// Value the lowering writes where its predicate fails (e.g. TMA zero fill).

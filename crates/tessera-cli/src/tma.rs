@@ -69,6 +69,11 @@ pub struct Args {
     /// `--box` order: checked to equal, as a function, the box TMA writes with `--swizzle`.
     #[arg(long, value_name = "LAYOUT")]
     pub smem: Option<String>,
+    /// A fact about the names in a symbolic `--shape` / `--strides` (`K % 8 == 0`, `M >= 128`);
+    /// repeatable. Names in the shape or strides (or any `--assume`) check every rule that reads
+    /// them symbolically: proved, refuted with a witness, or a runtime guard (docs/symbolic.md).
+    #[arg(long, value_name = "FACT")]
+    pub assume: Vec<String>,
     /// Print JSON instead of the readable report.
     #[arg(long)]
     pub json: bool,
@@ -224,6 +229,13 @@ pub fn run(a: Args) -> ExitCode {
     if let Some(p) = &a.driver_cases {
         return driver_cases(p);
     }
+    let named = |x: &Option<String>| {
+        x.as_deref()
+            .is_some_and(|t| t.bytes().any(|b| b.is_ascii_alphabetic() || b == b'_'))
+    };
+    if !a.assume.is_empty() || named(&a.shape) || named(&a.strides) {
+        return symbolic(a);
+    }
     let r = match build(&a) {
         Ok(r) => r,
         Err((code, m)) => return fail(&code, m),
@@ -273,6 +285,166 @@ pub fn run(a: Args) -> ExitCode {
         }
     }
     if rep.valid() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Splits at top-level commas (not inside parentheses).
+fn split_top(s: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out
+}
+
+/// `tessera tma` with runtime dimensions or strides: every rule that reads them proved, refuted
+/// with a witness, or a runtime guard; the other rules as for integers.
+fn symbolic(mut a: Args) -> ExitCode {
+    use tessera::symbolic::{parse_expr, show_env, Facts, Poly, Syntax};
+    use tessera::tma::symbolic::{check, runtime_guards, RuleVerdict, SymRequest};
+    if a.json || a.svg.is_some() || a.smem.is_some() || a.layout.is_some() || a.file.is_some() {
+        return fail(
+            "bad_argument",
+            "a symbolic --shape/--strides takes no --json, --svg, --smem, --layout or --file",
+        );
+    }
+    let Some(shape_text) = a.shape.take() else {
+        return fail("bad_argument", "a symbolic request needs --shape");
+    };
+    let parse = |t: &str, what: &str| -> Result<Vec<Poly>, ExitCode> {
+        split_top(t)
+            .iter()
+            .map(|x| parse_expr(x.trim()).map_err(|e| fail(e.code(), format!("{what}: {e}"))))
+            .collect()
+    };
+    let shape = match parse(&shape_text, "--shape") {
+        Ok(v) => v,
+        Err(c) => return c,
+    };
+    let strides = match a.strides.take() {
+        Some(t) => match parse(&t, "--strides") {
+            Ok(v) => v,
+            Err(c) => return c,
+        },
+        None => {
+            // Contiguous row-major.
+            let mut v = vec![Poly::constant(1); shape.len()];
+            for i in (0..shape.len().saturating_sub(1)).rev() {
+                v[i] = match v[i + 1].mul(&shape[i + 1]) {
+                    Ok(p) => p,
+                    Err(e) => return fail(e.code(), e),
+                };
+            }
+            v
+        }
+    };
+    // The other fields as for an integer request (the shape and strides are placeholders).
+    a.shape = Some(vec!["1"; shape.len()].join(","));
+    let base = match build(&a) {
+        Ok(r) => r,
+        Err((code, m)) => return fail(&code, m),
+    };
+    let facts = match Facts::parse(&a.assume) {
+        Ok(f) => f,
+        Err(e) => return fail(e.code(), e),
+    };
+    let mut names = Vec::new();
+    for p in shape.iter().chain(&strides) {
+        p.names(&mut names);
+    }
+    if let Err(e) = facts.check_known(&names) {
+        return fail(e.code(), e);
+    }
+    let show = |v: &[Poly]| {
+        v.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = format!(
+        "TMA request: {} tensor [{}], strides [{}] elements, box {:?}, swizzle {}, sm_{}\n",
+        a.dtype.as_deref().unwrap_or(""),
+        show(&shape),
+        show(&strides),
+        base.box_dims,
+        base.swizzle.name(),
+        base.sm
+    );
+    if !a.assume.is_empty() {
+        text.push_str(&format!("  assuming {}\n", a.assume.join(", ")));
+    }
+    text.push_str("  (rules in the driver's numbering: dimension 0 is the innermost)\n\n");
+    let r = SymRequest {
+        base,
+        shape,
+        strides,
+    };
+    let checks = match check(&r, &facts) {
+        Ok(c) => c,
+        Err(e) => return fail(e.code(), e),
+    };
+    for c in &checks {
+        let sev = if c.severity == tessera::tma::Severity::Error {
+            ""
+        } else {
+            " (warning)"
+        };
+        let line = match &c.verdict {
+            RuleVerdict::Proved => format!("proved   {}{sev}  {}", c.code, c.condition),
+            RuleVerdict::Refuted(w) => {
+                let why = c.message.clone().unwrap_or_else(|| c.condition.clone());
+                if w.is_empty() {
+                    format!("refuted  {}{sev}  {why}", c.code)
+                } else {
+                    format!("refuted  {}{sev}  {why}, e.g. {}", c.code, show_env(w))
+                }
+            }
+            RuleVerdict::Guard(g) => format!(
+                "guard    {}{sev}  {}: {}",
+                c.code,
+                c.condition,
+                g.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" && ")
+            ),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let verdict = runtime_guards(&checks);
+    let ok = verdict.is_some();
+    text.push('\n');
+    text.push_str(&match verdict {
+        None => "invalid: an error-level rule fails for every size the facts allow\n".into(),
+        Some(g) if g.is_empty() => "valid for every size the facts allow\n".into(),
+        Some(g) => format!(
+            "valid if {}\ncan_implement: {}\n",
+            g.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(" && "),
+            g.iter()
+                .map(|p| p.render(Syntax::Cpp))
+                .collect::<Vec<_>>()
+                .join(" && ")
+        ),
+    });
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

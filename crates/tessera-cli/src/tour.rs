@@ -76,7 +76,7 @@ pub fn tour() -> String {
     t.eval("idx2crd(16,(3,(2,3)))");
     t.eval("crd2idx(20,(3,(2,3)),(3,(12,1)))");
 
-    t.heading("2. Seed II: coalescence as normalization");
+    t.heading("2. Coalescence as normalization");
     t.say("  The three rules (left unit, right unit, packed merge) each remove one mode, so");
     t.say("  the rewrite terminates; each preserves the function on the domain.");
     t.eval("coalesce_trace((2,1,(3,4)):(1,99,(2,6)))");
@@ -89,7 +89,7 @@ pub fn tour() -> String {
     }
     t.eval("coalesce((2,(1,6)):(1,(6,2)),(1,1))");
 
-    t.heading("3. Seed III: complementation, the tiles that complete a layout");
+    t.heading("3. The Complementation theorem: the tiles that complete a layout");
     t.say("  complement1(N, d, M) = (d, M/(N*d)):(1, N*d) needs the proof N*d | M.");
     if let Some(b) = t.layout("complement1(4,2,24)") {
         let a = layout("4:2");
@@ -571,7 +571,7 @@ fn banks_section(t: &mut Tour) {
 /// Part III's Fundamental Theorem of TMA Correctness, on real descriptors.
 fn tma_section(t: &mut Tour) {
     use tessera::tma::{validate, DataType, Request, Swizzle};
-    t.heading("7. Seed III: TMA descriptors and the Fundamental Theorem of TMA Correctness");
+    t.heading("7. TMA descriptors and the Fundamental Theorem of TMA Correctness");
     let show = |t: &mut Tour, title: &str, r: &Request| {
         t.say(&format!("  {title}:"));
         for line in tessera::tma::report::text(&validate(r)).lines() {

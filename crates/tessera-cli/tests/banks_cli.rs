@@ -219,3 +219,47 @@ fn tour_section_checks_every_claim() {
     assert!(section.contains("512 wavefronts for an ideal 64 (8-way"));
     assert!(section.contains("tiled down the rows: true"));
 }
+
+/// A tile past every GPU's shared memory per block (but addressable) is answered, exit 0, with
+/// the catalogued warning on stderr (text) or in `"notes"` (JSON); the figure is the target
+/// table's.
+#[test]
+fn tiles_past_the_largest_block_warn() {
+    let max = tessera::banks::largest_smem_per_block().smem_per_block;
+    let args = [
+        "--smem",
+        "(256,256):(256,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+    ];
+    let (code, out, err) = banks(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wavefronts"), "{out}");
+    assert!(err.starts_with("warning[banks_smem_capacity]: "), "{err}");
+    assert!(err.contains(&format!("({max} bytes")), "{err}");
+    let (code, j) = json(&args);
+    assert_eq!(code, 0);
+    assert_eq!(j["notes"][0]["code"], "banks_smem_capacity");
+    assert_eq!(j["wavefronts"], 32);
+    // A tile that fits: no warning.
+    let (_, _, err) = banks(&[
+        "--smem",
+        "(128,128):(128,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+    ]);
+    assert!(err.is_empty(), "{err}");
+    let (_, j) = json(&[
+        "--smem",
+        "(128,128):(128,1)",
+        "--tv",
+        "(32,1):(1,0)",
+        "--dtype",
+        "f32",
+    ]);
+    assert!(j.get("notes").is_none(), "{j}");
+}

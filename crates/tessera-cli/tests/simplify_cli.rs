@@ -30,3 +30,20 @@ fn simplify_errors_exit_2_for_parse_errors_and_1_for_refusals() {
     assert_eq!(code, 1);
     assert!(err.starts_with("error[contradiction]: "), "{err}");
 }
+
+/// `division_by_zero` names the column of the offending operator, as parse errors do.
+#[test]
+fn division_by_zero_points_at_its_column() {
+    let (code, _, err) = tessera(&["simplify", "i / 0"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error[division_by_zero]: column 3: "),
+        "{err}"
+    );
+    let (code, _, err) = tessera(&["simplify", "x / 2 + y % (k - k)"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error[division_by_zero]: column 11: "),
+        "{err}"
+    );
+}

@@ -490,3 +490,61 @@ proptest! {
         atom_agrees(&smem, atom, d)?;
     }
 }
+
+/// A tile larger than any block's shared memory (the largest `smem_per_block` of the target
+/// table, never a literal here) but addressable is analysed, with the `banks_smem_capacity`
+/// warning; one byte less than the largest block is not warned about; past the 32-bit window it
+/// is refused.
+#[test]
+fn tiles_past_every_gpus_shared_memory_are_answered_with_a_warning() {
+    use tessera::banks::{capacity_warning, largest_smem_per_block};
+    let arch = largest_smem_per_block();
+    let max = arch.smem_per_block;
+    assert!(tessera::target::ARCHS
+        .iter()
+        .all(|a| a.smem_per_block <= max));
+    assert_eq!(
+        max, 232_448,
+        "Hopper's 227 KiB per block (CUTLASS's sm90_smem_capacity_bytes)"
+    );
+    let i8 = dt("i8");
+    // Exactly the largest block, then one element more (1-byte elements).
+    let fits = Smem::Plain(format!("({max}):(1)").parse().unwrap());
+    assert!(capacity_warning(&fits, i8).unwrap().is_none());
+    let over = Smem::Plain(format!("({}):(1)", max + 1).parse().unwrap());
+    let w = capacity_warning(&over, i8).unwrap().expect("a warning");
+    assert_eq!(w.code, "banks_smem_capacity");
+    assert!(
+        w.message.contains(&format!("{} bytes", max + 1)),
+        "{}",
+        w.message
+    );
+    assert!(
+        w.message.contains(&format!("({max} bytes")),
+        "{}",
+        w.message
+    );
+    assert!(tessera::diagnostic::catalogue::lookup(w.code).is_some());
+    // The span counts the element size and the largest offset, not the domain: a strided tile
+    // of few elements whose last element lies past the largest block.
+    let f32 = dt("f32");
+    let sparse = Smem::Plain(format!("(32,2):(1,{})", max / 4).parse().unwrap());
+    assert!(capacity_warning(&sparse, f32).unwrap().is_some());
+    assert!(capacity_warning(&plain("(128,128):(128,1)"), f32)
+        .unwrap()
+        .is_none());
+    // A swizzled tile by its exact span (Sw<3,4,3> o (8,8):(64,1) reaches 503, not 456).
+    let sw = Smem::from_any("Sw<3,4,3> o 0 o (8,8):(64,1)".parse().unwrap());
+    let f64 = dt("f64");
+    assert!(capacity_warning(&sw, f64).unwrap().is_none());
+    // 256 × 256 f32 = 256 KiB: analysed (and the simulator agrees), with the warning.
+    let big = plain("(256,256):(256,1)");
+    let r = both(&big, &tv("(32,1):(1,0)"), f32);
+    assert_eq!(r.wavefronts, 32);
+    assert!(capacity_warning(&big, f32).unwrap().is_some());
+    // 8 GiB is past the 32-bit window: refused, as before.
+    let huge = plain("(65536,32768):(32768,1)");
+    let e = analyze(&huge, &tv("(32,1):(1,0)"), f32).unwrap_err();
+    assert_eq!(e.code(), "banks_address");
+    assert!(e.to_string().contains(&max.to_string()), "{e}");
+}

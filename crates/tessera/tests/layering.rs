@@ -84,7 +84,7 @@ const SUB_LAYERS: &[(&str, &[&[&str]])] = &[
             &["params", "tiling", "smem", "rules"],
             &["suggest"],
             &["report"],
-            &["ragged", "driver", "wire"],
+            &["ragged", "driver", "wire", "symbolic"],
         ],
     ),
 ];

@@ -62,7 +62,7 @@ fn for_each_small_layout(mut f: impl FnMut(&[(i64, i64)])) {
     }
 }
 
-/// Seed II: `tryCoalesce` terminates (each rewrite removes one mode), every rewrite preserves the
+/// Coalescence as normalization (ARCHITECTURE.md, glossary): `tryCoalesce` terminates (each rewrite removes one mode), every rewrite preserves the
 /// function on the domain, and the normal form is CuTe's `coalesce`, which is idempotent.
 #[test]
 fn coalesce_terminates_and_preserves_the_function() {
@@ -91,7 +91,7 @@ fn coalesce_terminates_and_preserves_the_function() {
     assert!(count > 500_000);
 }
 
-/// Seed II, `packedMerge_sound`: when `M1·d1 = d2`,
+/// Packed Merge Soundness (`packedMerge_sound`; ARCHITECTURE.md, glossary): when `M1·d1 = d2`,
 /// `eval [(M1,d1),(M2,d2)] [x1,x2] = eval [(M1·M2, d1)] [x1 + x2·M1]`.
 #[test]
 fn packed_merge_is_sound() {
@@ -115,7 +115,7 @@ fn packed_merge_is_sound() {
     }
 }
 
-/// Seed III: the complement tiles without overlap. For every small layout and three cotargets,
+/// The Complementation theorem (ARCHITECTURE.md, glossary): the complement tiles without overlap. For every small layout and three cotargets,
 /// `complement_exact` succeeds exactly on the tractable layouts, and then `(filter(A), R)` is a
 /// bijection onto `[0, n)` with `n ≥ M`, and R is ordered.
 #[test]
@@ -222,7 +222,7 @@ fn complement_follows_cute_where_no_tiling_exists() {
     );
 }
 
-/// Seed III, `complement1_tiles`: for `N·d | M`, `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection onto
+/// The Complementation theorem, `complement1_tiles`: for `N·d | M`, `(N, d, M/(N·d)):(d, 1, N·d)` is a bijection onto
 /// `[0, M)`; otherwise `complement1` refuses with the divisibility obligation.
 #[test]
 fn complement1_tiles_exactly_when_divisible() {

@@ -5,6 +5,76 @@ use super::*;
 use crate::algebra::linear::{f2_rank, LinearLayout};
 use crate::layout::Layout;
 
+/// The largest byte span of a shared-memory tile the model addresses: PTX's `.shared` window is
+/// addressed with 32 bits, so every byte address the model computes is below `2^32` and no
+/// product of it wraps in 64 bits. (Far more than any GPU's shared memory: a tile past
+/// [`largest_smem_per_block`] but inside the window is analysed, with the warning of
+/// [`capacity_warning`].)
+pub const SHARED_WINDOW_BYTES: u128 = 1 << 32;
+
+/// The architecture whose blocks may use the most shared memory, from the one `target` table.
+///
+/// Pre: none. Post: the row of `target::ARCHS` with the largest `smem_per_block` (232,448 bytes,
+/// 227 KiB, on Hopper and the Blackwell data-centre parts). Example:
+/// `largest_smem_per_block().smem_per_block == 232_448`.
+pub fn largest_smem_per_block() -> &'static crate::target::Arch {
+    crate::target::ARCHS
+        .iter()
+        .max_by_key(|a| a.smem_per_block)
+        .expect("the target table has rows")
+}
+
+/// The byte span of a tile: one past its largest element offset, times the element size, in 128
+/// bits (exact for plain, swizzled and composed layouts; `2^out_bits` for a linear one).
+fn byte_span(smem: &Smem, dtype: Dtype) -> BResult<u128> {
+    let elems = match smem {
+        Smem::Swizzled { bms, layout } => {
+            let (b, m, s) = (i64::from(bms.0), i64::from(bms.1), i64::from(bms.2));
+            let sw = crate::layout::Swizzle::new(b, m, s)?;
+            let c = crate::layout::ComposedLayout::new(sw.into(), 0, layout.clone().into());
+            // Past the cosize's enumeration bound, the power-of-two bound of `offset_bound`.
+            match crate::algebra::swizzled::cosize(&c.into()) {
+                Ok(n) => n as u128,
+                Err(_) => smem.offset_bound()?,
+            }
+        }
+        _ => smem.offset_bound()?,
+    };
+    Ok(elems.saturating_mul(u128::from(elem_bytes(dtype))))
+}
+
+/// The warning `banks_smem_capacity` when a tile spans more bytes than a block may use on any
+/// target (the largest `smem_per_block` of `target::ARCHS`), though its addresses are
+/// representable: the analysis still answers, for a tile no GPU can hold.
+///
+/// Pre: none. Post: `Some(note)` iff the tile's byte span exceeds
+/// [`largest_smem_per_block`]'s `smem_per_block` (an error where the span is not computable).
+/// Example: `(256,256):(256,1)` of `f32` spans 262,144 bytes > 232,448: a warning;
+/// `(128,128):(128,1)` of `f32` (65,536 bytes): none.
+pub fn capacity_warning(smem: &Smem, dtype: Dtype) -> BResult<Option<crate::error::Note>> {
+    let span = byte_span(smem, dtype)?;
+    let arch = largest_smem_per_block();
+    let max = arch.smem_per_block;
+    if span <= u128::from(max) {
+        return Ok(None);
+    }
+    Ok(Some(crate::error::Note {
+        code: "banks_smem_capacity",
+        op: "banks",
+        obligation: format!("{span} ≤ {max}"),
+        symbolic: "cosize(smem) · sizeof(T) ≤ max over architectures of smem_per_block".into(),
+        message: format!(
+            "{} of {} spans {span} bytes, more than any GPU lets one block use ({max} bytes = \
+             {} KiB, sm_{}); the counts are the model's for a tile no GPU holds",
+            smem.describe(),
+            dtype.name,
+            max / 1024,
+            arch.cc
+        ),
+        hole: None,
+    }))
+}
+
 /// The resolved geometry of an access: what both the analysis and the simulator need.
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
@@ -65,10 +135,11 @@ impl Geometry {
             return Err(BankError::Address {
                 detail: format!(
                     "{} spans {span} bytes of {} elements, past the 32-bit shared-memory window \
-                     ({SHARED_WINDOW_BYTES} bytes; no GPU has more than 228 KiB of shared memory \
-                     per block)",
+                     ({SHARED_WINDOW_BYTES} bytes; the most shared memory a block may use on any \
+                     target is {} bytes)",
                     smem.describe(),
-                    dtype.name
+                    dtype.name,
+                    largest_smem_per_block().smem_per_block
                 ),
             });
         }

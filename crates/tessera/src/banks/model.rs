@@ -266,6 +266,16 @@ impl Smem {
     /// Pre: `i < size`. Post: the offset (an error for a negative one).
     #[inline]
     pub fn offset(&self, i: u64) -> BResult<u64> {
+        #[cfg(test)]
+        if let Some(m) = mutant::get() {
+            let v = self.offset_unmutated(i)?;
+            return Ok(m(v));
+        }
+        self.offset_unmutated(i)
+    }
+
+    #[inline]
+    fn offset_unmutated(&self, i: u64) -> BResult<u64> {
         let v = match self {
             Smem::Plain(l) => l.eval(i as i64)?,
             Smem::Swizzled { bms, layout } => {
@@ -310,6 +320,10 @@ impl Smem {
 
     /// The layout as an F2-linear map (flattened domain index ↦ element offset), if it is one.
     pub fn as_linear(&self) -> Option<LinearLayout> {
+        #[cfg(test)]
+        if mutant::get().is_some() {
+            return None; // a planted mistake is in `offset`: the analysis enumerates through it
+        }
         match self {
             Smem::Any(a) => {
                 let ll = LinearLayout::from_any_layout(a)
@@ -449,4 +463,31 @@ pub struct Access {
     /// `Some((m, n))`: the TV layout maps into an `m × n` (column-major) atom tile, repeated over
     /// the domain seen as [`Smem::shape2`].
     pub atom: Option<(u64, u64)>,
+}
+
+/// A mistake planted in the analysis's offset function, for the tests that show the simulator
+/// catches it (`banks::sim::tests`); per thread, and compiled only in the crate's tests.
+#[cfg(test)]
+pub(crate) mod mutant {
+    use std::cell::Cell;
+
+    /// A mistaken offset function: the true offset in, the planted one out.
+    pub(crate) type Mistake = fn(u64) -> u64;
+
+    thread_local! {
+        static MUTANT: Cell<Option<Mistake>> = const { Cell::new(None) };
+    }
+
+    /// The planted mistake, if any.
+    pub(crate) fn get() -> Option<Mistake> {
+        MUTANT.with(Cell::get)
+    }
+
+    /// Runs `f` with `m` applied to every offset `Smem::offset` returns (and no F2 shortcut).
+    pub(crate) fn with<T>(m: Mistake, f: impl FnOnce() -> T) -> T {
+        MUTANT.with(|c| c.set(Some(m)));
+        let r = f();
+        MUTANT.with(|c| c.set(None));
+        r
+    }
 }

@@ -101,8 +101,3 @@ pub(crate) fn fmt_factor(f: f64) -> String {
     let s = s.trim_end_matches('0').trim_end_matches('.');
     s.to_string()
 }
-
-/// The largest byte span of a shared-memory tile: PTX's `.shared` window is addressed with 32
-/// bits (and no GPU has more than 228 KiB of shared memory per block), so every byte address
-/// the model computes is below `2^32` and no product of it wraps in 64 bits.
-pub const SHARED_WINDOW_BYTES: u128 = 1 << 32;

@@ -209,14 +209,35 @@ pub fn report_text(
     o
 }
 
-/// [`Report::to_json`] with `"simulator_agrees"` when the simulator ran, and a newline.
+/// [`Report::to_json`] with `"simulator_agrees"` when the simulator ran, `"notes"` when there
+/// are warnings (each `{"code", "message", "obligation"}`, as `tessera batch` writes notes), and
+/// a newline.
 ///
 /// Pre: none. Post: one JSON object and `\n`. Example: ends in `"simulator_agrees":true}` when
-/// the simulator agrees.
-pub fn report_json(r: &Report, simulator_agrees: Option<bool>) -> String {
+/// the simulator agrees and there is no warning.
+pub fn report_json(
+    r: &Report,
+    simulator_agrees: Option<bool>,
+    notes: &[crate::error::Note],
+) -> String {
     let mut j = r.to_json_value();
-    if let (Some(ok), Some(o)) = (simulator_agrees, j.as_object_mut()) {
-        o.insert("simulator_agrees".into(), ok.into());
+    if let Some(o) = j.as_object_mut() {
+        if let Some(ok) = simulator_agrees {
+            o.insert("simulator_agrees".into(), ok.into());
+        }
+        if !notes.is_empty() {
+            let notes: Vec<serde_json::Value> = notes
+                .iter()
+                .map(|n| {
+                    serde_json::json!({
+                        "code": n.code,
+                        "message": n.message,
+                        "obligation": n.obligation,
+                    })
+                })
+                .collect();
+            o.insert("notes".into(), notes.into());
+        }
     }
     j.to_string() + "\n"
 }

@@ -319,8 +319,16 @@ pub const BANKS: &[Code] = &[
         code: "banks_address",
         title: "every element offset ≥ 0 and every byte address < 2^32",
         obligation: "every element offset ≥ 0 and every byte address < 2^32",
-        explanation: "Shared memory is addressed in a 32-bit window (no GPU has more than 228 KiB per block); a layout with a negative offset, or whose byte span passes 2^32 (or overflows 64 bits), has no address the hardware could use, and the model refuses it instead of wrapping.",
+        explanation: "Shared memory is addressed in a 32-bit window (far more than any GPU's shared memory per block: see banks_smem_capacity); a layout with a negative offset, or whose byte span passes 2^32 (or overflows 64 bits), has no address the hardware could use, and the model refuses it instead of wrapping.",
         example: Example::Text("tessera banks --smem '(32,2):(1,4611686018427387904)' --tv '(32,2):(1,32)' --dtype f16"),
+    },
+    Code {
+        family: Family::Banks,
+        code: "banks_smem_capacity",
+        title: "warning: the tile's byte span ≤ the most shared memory a block may use on any target",
+        obligation: "cosize(smem) · sizeof(T) ≤ max over target::ARCHS of smem_per_block",
+        explanation: "A warning, not an error (the analysis answers, exit status 0): the tile spans more bytes than one block may use on any architecture of the target table (the largest smem_per_block of target::ARCHS; the warning gives the figure and the architecture), though every address is inside the 32-bit shared window. The counts are the model's for a tile no GPU holds; analyse the part one block holds (one stage, one atom tile).",
+        example: Example::Text("tessera banks --smem '(256,256):(256,1)' --tv '(32,1):(1,0)' --dtype f32"),
     },
     Code {
         family: Family::Banks,

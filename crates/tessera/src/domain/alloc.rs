@@ -330,7 +330,7 @@ pub fn contiguous_strides(extents: &[i64]) -> Result<Vec<i64>> {
     Ok(st)
 }
 
-/// Runs a lowering by enumeration and checks weak and strong correctness (seed Definitions 1–2).
+/// Runs a lowering by enumeration and checks weak and strong correctness (Divisibility of Split's Definitions 1–2; ARCHITECTURE.md, glossary).
 ///
 /// Pre: extents concrete; allocation size at most [`MAX_POINTS`]. Post: `weak` iff no two valid
 /// items share a slot, no passing point reads a root out of bound or writes outside the buffer,

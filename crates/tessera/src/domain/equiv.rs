@@ -432,7 +432,9 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
 /// `f | E(B)` is `merge(A, split(B, f).outer)` (outer output) and `split(B, f).inner` (inner
 /// output). Keeps every term's extent and forward index (`normalize_sound` in
 /// `proofs/Normalize.v`); the result is a normal form, and normalising it again changes nothing
-/// (`normalize_normal_form`, `normalize_idempotent` in `proofs/NormalizeNF.v`).
+/// (`normalize_normal_form`, `normalize_idempotent` in `proofs/NormalizeNF.v`); normalising every
+/// term of a well-formed loop domain (both outputs of each split and swizzle present) gives a
+/// well-formed one (`normalize_wf` in `proofs/NormalizeWF.v`).
 fn normalize(t: &Term, facts: &Facts) -> Result<Term> {
     Ok(match t {
         Term::Root(..) => t.clone(),
@@ -643,7 +645,7 @@ impl BridgeTerm {
 /// (`E r = extents[r]`, 0 past the end) and no facts, on a term over numbered roots.
 ///
 /// Pre: split factors `>= 1`. Post: the normal form `normalize` computes, as `normalizeR` of
-/// `proofs/NormalizeNF.v` does. Example: Figure 3's inner output with `f | E(B)` becomes
+/// `proofs/NormalizeNF.v` does. Example: the merge-split example's inner output (ARCHITECTURE.md, glossary) with `f | E(B)` becomes
 /// `split(B, f).inner`.
 #[doc(hidden)]
 pub fn normalize_concrete(t: &BridgeTerm, extents: &[i64]) -> Result<BridgeTerm> {

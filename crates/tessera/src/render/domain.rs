@@ -1,4 +1,4 @@
-//! Iteration-domain pictures: the transform DAG (seed Figures 2 and 3), the iteration space with
+//! Iteration-domain pictures: the transform DAG (the three-splits and merge-split examples of ARCHITECTURE.md's glossary), the iteration space with
 //! its holes (the 6-by-4 example) and the allocation with its over-allocated slots.
 
 use super::grid::{dark, draw, Axis, Cell, Grid};

@@ -9,7 +9,8 @@
 //!   coloured by index) and the thread-value view of a TV layout (coloured by thread, labelled
 //!   `T{t}V{v}`, as CUTLASS draws them).
 //! - [`domain`]: an iteration domain's transform DAG, its iteration space with holes marked and its
-//!   allocation with the over-allocated slots marked (the seed's Figures 1–3).
+//!   allocation with the over-allocated slots marked (the 6-by-4, three-splits and
+//!   merge-split examples of ARCHITECTURE.md's glossary).
 //! - [`tma`]: a tensor tiled by TMA boxes, out-of-bound elements marked (plain inputs).
 //! - [`html`]: one self-contained HTML page holding the text report and the pictures.
 //!

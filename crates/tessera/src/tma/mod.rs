@@ -11,7 +11,8 @@
 //! driver verdicts. `docs/tma.md` lists every rule with its source.
 //!
 //! Inside this module the order is one-way: [`error`] → [`rules`] (with [`tiling`], [`smem`]) →
-//! [`suggest`] (re-runs the rules) → [`report`] → [`ragged`], [`driver`], [`wire`] (the JSON form).
+//! [`suggest`] (re-runs the rules) → [`report`] → [`ragged`], [`driver`], [`wire`] (the JSON form),
+//! [`symbolic`] (the rules with runtime dimensions and strides).
 
 pub mod driver;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod report;
 pub mod rules;
 pub mod smem;
 pub mod suggest;
+pub mod symbolic;
 pub mod tiling;
 pub mod wire;
 

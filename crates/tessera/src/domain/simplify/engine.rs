@@ -815,6 +815,7 @@ fn nonzero_divisor(x: &Poly, y: &Poly, op: &str) -> Result<()> {
             format!("{x} {op} {y}")
         };
         return Err(SimplifyError::DivisionByZero {
+            column: None,
             expr,
             divisor: y.to_string(),
         });

@@ -109,8 +109,12 @@ pub enum SimplifyError {
     Contradiction(String),
     /// A divisor (of `/`, `%` or `cdiv`) is the constant 0 (after simplification): the
     /// expression is undefined everywhere.
-    #[error("obligation `divisor != 0` failed in `{expr}`: the divisor is {divisor}")]
+    #[error("{}obligation `divisor != 0` failed in `{expr}`: the divisor is {divisor}", at_column(*.column))]
     DivisionByZero {
+        /// The 1-based column of the division's operator (`/`, `%`, or `cdiv`'s name) in the
+        /// text given to [`simplify_text`]; `None` for a syntax tree, or a division of an
+        /// assumption.
+        column: Option<usize>,
         /// The division, as written after simplification of its operands.
         expr: String,
         /// The divisor.
@@ -141,6 +145,11 @@ impl SimplifyError {
             SimplifyError::DivisionByZero { .. } => "division_by_zero",
         }
     }
+}
+
+/// `column N: ` before a message, or nothing.
+fn at_column(column: Option<usize>) -> String {
+    column.map_or_else(String::new, |c| format!("column {c}: "))
 }
 
 /// Result alias of the simplifier.
@@ -282,14 +291,28 @@ pub fn simplify_text(text: &str, assumptions: &[&str]) -> Result<(String, Vec<Ru
     for a in assumptions {
         asm.push(parse_pred(a)?);
     }
-    match parse(text)? {
-        Term::Expr(e) => {
-            let s = simplify_expr(&e, &asm)?;
-            Ok((s.value.to_string(), s.rules))
+    let (term, divisions) = parse_with_divisions(text)?;
+    let r = match term {
+        Term::Expr(e) => simplify_expr(&e, &asm).map(|s| (s.value.to_string(), s.rules)),
+        Term::Pred(p) => simplify_pred(&p, &asm).map(|s| (s.value.to_string(), s.rules)),
+    };
+    match r {
+        // Point at the first division of the text whose divisor simplifies to the constant 0.
+        Err(SimplifyError::DivisionByZero {
+            column: None,
+            expr,
+            divisor,
+        }) => {
+            let column = divisions.iter().find_map(|(c, d)| {
+                let s = simplify_expr(d, &asm).ok()?;
+                (s.value.as_const() == Some(0)).then_some(*c)
+            });
+            Err(SimplifyError::DivisionByZero {
+                column,
+                expr,
+                divisor,
+            })
         }
-        Term::Pred(p) => {
-            let s = simplify_pred(&p, &asm)?;
-            Ok((s.value.to_string(), s.rules))
-        }
+        r => r,
     }
 }

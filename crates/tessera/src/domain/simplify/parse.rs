@@ -82,6 +82,9 @@ pub(super) struct Parser {
     pos: usize,
     end: usize,
     depth: usize,
+    /// Every division (`/`, `%`, `cdiv`) read: the 1-based column of its operator (of `cdiv`'s
+    /// name) and its divisor, so a `division_by_zero` can point at the column.
+    divisions: Vec<(usize, Expr)>,
 }
 
 impl Parser {
@@ -188,8 +191,12 @@ impl Parser {
                 Some("%") => BinOp::Mod,
                 _ => return Ok(acc),
             };
+            let column = self.column();
             self.pos += 1;
             let rhs = as_expr(self.unary()?)?;
+            if op != BinOp::Mul {
+                self.divisions.push((column, rhs.clone()));
+            }
             acc = Term::Expr(Expr::Bin(op, Box::new(as_expr(acc)?), Box::new(rhs)));
         }
     }
@@ -205,7 +212,7 @@ impl Parser {
     }
 
     pub(super) fn primary(&mut self) -> Result<Term> {
-        let Some((_, tok)) = self.toks.get(self.pos).cloned() else {
+        let Some((start, tok)) = self.toks.get(self.pos).cloned() else {
             return self.err("unexpected end of input");
         };
         self.pos += 1;
@@ -254,7 +261,12 @@ impl Parser {
                             let a = args.remove(0);
                             return Ok(Term::Expr(Expr::Abs(Box::new(a))));
                         }
-                        _ => BinOp::CeilDiv,
+                        _ => {
+                            for a in &args[1..] {
+                                self.divisions.push((start + 1, a.clone()));
+                            }
+                            BinOp::CeilDiv
+                        }
                     };
                     let mut it = args.into_iter();
                     let mut acc = it.next().unwrap_or(Expr::Const(0));
@@ -295,18 +307,25 @@ pub(super) fn as_pred(t: Term) -> Result<Pred> {
 /// `ceilDiv` is `cdiv`; `max`/`min` take one or more arguments. Example:
 /// `parse("0 <= i0 < 32")` is a conjunction of two comparisons.
 pub fn parse(text: &str) -> Result<Term> {
+    parse_with_divisions(text).map(|(t, _)| t)
+}
+
+/// [`parse`], with every division of the text: the 1-based column of its operator (`/`, `%`, or
+/// the name `cdiv`) and its divisor, in the order read.
+pub(super) fn parse_with_divisions(text: &str) -> Result<(Term, Vec<(usize, Expr)>)> {
     let toks = lex(text)?;
     let mut p = Parser {
         toks,
         pos: 0,
         end: text.len(),
         depth: 0,
+        divisions: Vec::new(),
     };
     let t = p.term()?;
     if p.pos != p.toks.len() {
         return p.err("unexpected trailing input");
     }
-    Ok(t)
+    Ok((t, p.divisions))
 }
 
 /// Parses an integer expression.
