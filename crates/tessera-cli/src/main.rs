@@ -164,13 +164,18 @@ fn explain(code: &str) -> ExitCode {
     use tessera::diagnostic::catalogue::{self, Example, Family};
     use tessera::obligation::catalogue::run_example;
     let mut o = String::new();
-    if let Some((c, title, text, ex)) = tessera::check::rules::CATALOGUE
-        .iter()
-        .find(|e| e.0 == code)
+    if let Some(e) = tessera::check::rules::CODES
+        .contains(&code)
+        .then(|| catalogue::lookup(code))
+        .flatten()
     {
+        let ex = match e.example {
+            Example::Expr(t) | Example::Rust(t) | Example::Text(t) => t,
+        };
         let _ = writeln!(
             o,
-            "{c}: {title} (an obligation of `tessera check`)\n\n{text}\n"
+            "{}: {} (an obligation of `tessera check`)\n\n{}\n",
+            e.code, e.title, e.explanation
         );
         let _ = writeln!(
             o,

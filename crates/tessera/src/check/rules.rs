@@ -33,119 +33,6 @@ pub const CODES: &[&str] = &[
     "gmem_coalescing",
 ];
 
-/// Each obligation code: `(code, what failed, explanation with its sources, example)`, for
-/// `tessera explain` and docs/errors.md.
-pub const CATALOGUE: &[(&str, &str, &str, &str)] = &[
-    (
-        "mma_atom",
-        "the MMA instruction does not exist for the arch, element types, accumulator, shape or majorness",
-        "GMMA (sm90 wgmma): M = 64, N a multiple of 8 in [8, 256], K spanning 32 bytes (16 for 16-bit types, 8 for tf32, 32 for 8-bit), types f16/bf16 → f16/f32, tf32 → f32, e4m3/e5m2 → f16/f32, s8/u8 → s32; 8-bit and tf32 operands are read K-major from shared memory (the builder routes an MN-major one through registers: the RS mainloop). SM80/SM89 mma.sync: 16x8x16/16x8x8 (f16, bf16), 16x8x8/16x8x4 (tf32), 16x8x32 (s8/u8; e4m3/e5m2 on sm89), 8x8x4 (f64). A TMA kernel needs sm90. Fix: the atom the builder derives (`mma` left out), or the arch.",
-        "tessera check examples/check/wgmma_n_atom.toml  # with mma = \"SM90_64x132x16_F32F16F16_SS\"",
-    ),
-    (
-        "tile_mma",
-        "the CTA tile is not a multiple of the TiledMma's tile",
-        "Tile M, N, K must be multiples of the TiledMma tile (atom shape × atom layout). CuTe's partitioning rounds up, so a tile that is not a multiple computes outside the tile or drops a K tail (tile-ai/tilelang#2381, #2593); the cooperative kernel also needs tile M a multiple of 128 (two 64-row consumer warpgroups). The witness gives the remainder; suggestions round the tile.",
-        "tessera check examples/check/tile_k_24.toml",
-    ),
-    (
-        "tile_smem_atom",
-        "no shared-memory layout atom divides the operand's stage tile",
-        "ss_smem_selector picks the widest GMMA atom (SW128, SW64, SW32, INTER) whose contiguous width divides BLK_K (K-major) or BLK_MN (MN-major); its 8 rows must divide the other extent, and its majorness must match the operand's global layout. A tile that even the 16-byte INTER atom does not divide has no layout.",
-        "tessera check examples/check/tile_k_24.toml  # with tile = [64, 128, 4]",
-    ),
-    (
-        "swizzle_match",
-        "the TMA swizzle, the smem swizzle and the MMA descriptor disagree, or a consumer slice splits a swizzle atom",
-        "The TMA descriptor writes with one swizzle; the GMMA descriptor and the smem layout must read with the same one (KnowingNothing/MatmulTutorial#14: swizzle none against 128B, 87.5% of the 16-byte chunks land elsewhere). A consumer warpgroup or warp slice along a swizzled MN-major extent must hold whole swizzle atoms (NVIDIA/Fuser#4771). The witness names the first element written and read at different bytes.",
-        "tessera check examples/check/swizzle_none_vs_gmma_128b.toml",
-    ),
-    (
-        "smem_alignment",
-        "a shared-memory buffer's base is not aligned as its writer and readers need",
-        "TMA destinations need 128 bytes. Where one side computes the swizzle from offsets relative to the buffer (a hand-written descriptor or index formula: `swizzle_base = \"offset\"`), the base must also sit on the swizzle's repeat: 1024/512/256 bytes for 128B/64B/32B (tile-ai/tilelang#2379). CUTLASS's buffers, swizzled by address bits on both sides, need only 128.",
-        "tessera check examples/check/swizzle_offset_base.toml",
-    ),
-    (
-        "tma_descriptor",
-        "a TMA descriptor of A, B, C or D breaks a cuTensorMapEncodeTiled rule",
-        "Each descriptor the kernel builds (box = the smem atom's width × the tile over the multicast factor; swizzle from the smem layout) is checked by the rules of `tessera tma` (docs/tma.md); the witness gives that rule's code (for example tma_swizzle_span: an inner box wider than the swizzle span, tile-ai/tilelang#2630). Runtime extents take representative values; their stride rules are gmem_alignment's.",
-        "tessera check examples/check/box_over_swizzle_span.toml",
-    ),
-    (
-        "gmem_alignment",
-        "a global leading dimension or the declared alignment is not what the copy needs",
-        "TMA needs 16-byte aligned rows: the builder asserts Alignment × bits = 128k for A and B, and every leading dimension must be a multiple of 16 bytes, even where the declared alignment is smaller (NVIDIA/cutlass PR #2283, #1884); cp.async needs the vector alignment. A runtime extent gives a guard such as `K % 8 == 0`; a static one is proved or refuted with the byte stride.",
-        "tessera check examples/check/d_column_major_m1638.toml",
-    ),
-    (
-        "smem_capacity",
-        "the kernel's shared storage exceeds the arch's capacity",
-        "The kernel's SharedStorage as CUTLASS lays it out (mainloop stages, pipeline barriers, epilogue buffers, order barriers, scheduler, alignment padding; checked against the compiled CollectiveBuilder) must fit: sm90 232,448 B, sm80 166,912 B, sm86/sm89 101,376 B, or `smem_capacity`. SM90 CUTLASS has no compile-time check for StageCount<N> (NVIDIA/cutlass#617, #3144, triton-lang/triton#8182). The witness is the byte sum; suggestions lower the stages or tile K.",
-        "tessera check examples/check/stages_beyond_smem_sm86.toml",
-    ),
-    (
-        "stages",
-        "the pipeline has fewer than 2 stages",
-        "Multistage mainloops need at least 2 stages (\"Specialization requires Stages set to value 2 or more\"); with StageCountAutoCarveout the carveout can leave room for fewer.",
-        "tessera check examples/check/cutlass_cooperative.toml  # with stages = 1",
-    ),
-    (
-        "threads",
-        "the thread count is not what the schedule and the TiledMma need",
-        "SM90: one 128-thread producer warpgroup plus the consumers (256 for the basic kernel, 384 for cooperative and pingpong), and the TiledMma's size must be the schedule's MMA threads; SM80: size(TiledMma) = 32 × warps, at most 1024.",
-        "tessera check examples/check/cutlass_cooperative.toml  # with threads = 256",
-    ),
-    (
-        "coverage",
-        "some element is computed or copied zero times or twice",
-        "Every C element must be computed by exactly one (thread, value) of the TiledMma (the atom's C layout is a bijection, checked by enumeration in the tests, and the tile is whole TiledMma tiles), and every smem element written once per stage by the copies (TMA boxes with multicast slices; SM80 gmem copy threads × vectors). tile-ai/tilelang#2537: 12 warps over N = 104 leave columns 96..103 unwritten. The witness is a coordinate written 0 times.",
-        "tessera check examples/check/warps_over_n104.toml",
-    ),
-    (
-        "epilogue_tile",
-        "the epilogue tile does not divide the CTA tile",
-        "The TMA epilogue splits the CTA tile into epilogue subtiles (EpilogueTileAuto: 128 × gcd(32, N) cooperative, 64 × gcd(32 or 64, N) otherwise); a given tile must divide it (\"EPI_TILE_N must divide CTA_N\", NVIDIA/cutlass#2133) and have M = 64 (128 cooperative) and N a multiple of 16.",
-        "tessera check examples/check/epilogue_tile_n.toml",
-    ),
-    (
-        "residue",
-        "an M, N or K residue is not guarded",
-        "SM90 TMA kernels: TMA zero-fills out-of-bounds boxes and clips stores. SM80 cp.async: predicates are per copy vector (only its first element is tested), so each contiguous extent must be a multiple of the vector (NVIDIA/cutlass#3488); the unpredicated mainloop needs every extent a multiple of the tile.",
-        "tessera check examples/check/cp_async_residue.toml",
-    ),
-    (
-        "cluster",
-        "the cluster is too large, needs sm90, or straddles groups",
-        "At most 8 CTAs, or 16 on sm90 with cudaFuncAttributeNonPortableClusterSizeAllowed (cupy/cupy#8778); clusters need sm90; power-of-two M and N, K = 1. A cluster that does not divide the tile grid is a warning in a plain GEMM (the grid rounds up, extra CTAs idle) and an error in a grouped GEMM, where one cluster's CTAs would run different K-loop lengths (deepseek-ai/DeepGEMM PR #429).",
-        "tessera check examples/check/cluster_16.toml",
-    ),
-    (
-        "multicast",
-        "a multicast factor does not divide the box",
-        "A is multicast along cluster N, B along cluster M; each CTA loads 1/factor of the box, so the factor must divide the box's rows (NVIDIA/cutlass PR #3458: an unsigned index wraps).",
-        "tessera check examples/check/multicast_box.toml",
-    ),
-    (
-        "pipeline",
-        "the barrier transaction bytes or arrival counts disagree with the loads",
-        "Each stage's full barrier expects the bytes the TMA loads of that stage deliver to this CTA (A and B tiles, multicast slices from its peers included); the empty barrier expects (cluster M + cluster N − 1) × consumer warpgroups arrivals: the two numbers CuTe DSL's schedule validation recomputes.",
-        "tessera check examples/check/cutlass_cooperative.toml",
-    ),
-    (
-        "bank_conflicts",
-        "a shared-memory access is bank-conflicted (a warning)",
-        "The conflict factor of the access on each smem atom, computed by `tessera banks`: a TMA write on SM90 (GMMA reads through descriptors), ldmatrix on SM80. A factor above 1 is slower, not wrong.",
-        "tessera check examples/check/cutlass_cooperative.toml",
-    ),
-    (
-        "gmem_coalescing",
-        "a global-memory copy uses fewer bytes per sector than ideal (a warning)",
-        "TMA box rows under 32 bytes, or cp.async vectors under 16 bytes, fetch partial 32-byte sectors: slower, not wrong.",
-        "tessera check examples/check/tile_k_24.toml",
-    ),
-];
-
 /// An obligation's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -2451,4 +2338,16 @@ fn atom_conflict(a: &SmemAtom, e: Elem, sm90: bool) -> (f64, &'static str) {
     .unwrap_or(1.0);
     BANKS.with(|b| b.borrow_mut().push((cute, dt, instr, f)));
     (f, instr)
+}
+
+#[cfg(test)]
+mod catalogue_tests {
+    /// `tessera explain` reads every obligation's text from the one catalogue.
+    #[test]
+    fn every_obligation_code_is_in_the_one_catalogue() {
+        for c in super::CODES {
+            let e = crate::diagnostic::catalogue::lookup(c);
+            assert!(e.is_some_and(|e| !e.explanation.is_empty()), "{c}");
+        }
+    }
 }
