@@ -233,6 +233,143 @@ Proof.
   intros. split; [apply copy_decision_sound | apply copy_decision_complete]; assumption.
 Qed.
 
+(** ** The TiledMma part of [coverage]
+
+    The C tile [tm x tn] is split among [am x an] warps (or warpgroups),
+    each [wm = floor(tm / am / m) * m] rows by [wn = floor(tn / an / n) * n]
+    columns (floor partitions, whole atoms), and each repeats its MMA atom
+    [m x n] over its part: warp [(i, j)], repetition [(rm, rn)] and atom
+    element [w] (a (thread, value) pair, [w < m * n]) compute C at
+    row [i * wm + rm * m + r(w)], column [j * wn + rn * n + c(w)], where
+    [(r, c)] is the atom's C layout, a bijection of [\[0, m n)] onto
+    [\[0, m) x \[0, n)] (checked by enumeration for every atom in
+    [check_bruteforce.rs]).  Rust proves [coverage] for the C tile when
+    [tm mod (m * am) = 0] and [tn mod (n * an) = 0] ([tile_mma]'s test).
+
+    Proved ([mma_decision_iff]): for positive extents and any atom
+    bijection, that test holds exactly when every C element is computed by
+    exactly one (warp, repetition, thread, value). *)
+
+Definition mma_decision (tm tn m n am an : Z) : bool :=
+  (tm mod (m * am) =? 0) && (tn mod (n * an) =? 0).
+
+Definition atom_bij (m n : Z) (r c : Z -> Z) : Prop :=
+  (forall w, 0 <= w < m * n -> 0 <= r w < m /\ 0 <= c w < n) /\
+  (forall w w', 0 <= w < m * n -> 0 <= w' < m * n -> r w = r w' -> c w = c w' -> w = w') /\
+  (forall x y, 0 <= x < m -> 0 <= y < n -> exists w, 0 <= w < m * n /\ r w = x /\ c w = y).
+
+Definition mrow (tm m am i rm x : Z) : Z := i * (tm / am / m * m) + rm * m + x.
+
+Definition mdom (tm tn m n am an i j rm rn w : Z) : Prop :=
+  0 <= i < am /\ 0 <= j < an /\ 0 <= rm < tm / am / m /\ 0 <= rn < tn / an / n /\ 0 <= w < m * n.
+
+Definition mma_once (tm tn m n am an : Z) (r c : Z -> Z) : Prop :=
+  (forall i j rm rn w, mdom tm tn m n am an i j rm rn w ->
+     0 <= mrow tm m am i rm (r w) < tm /\ 0 <= mrow tn n an j rn (c w) < tn) /\
+  (forall i j rm rn w i' j' rm' rn' w',
+     mdom tm tn m n am an i j rm rn w -> mdom tm tn m n am an i' j' rm' rn' w' ->
+     mrow tm m am i rm (r w) = mrow tm m am i' rm' (r w') ->
+     mrow tn n an j rn (c w) = mrow tn n an j' rn' (c w') ->
+     i = i' /\ j = j' /\ rm = rm' /\ rn = rn' /\ w = w') /\
+  (forall x y, 0 <= x < tm -> 0 <= y < tn -> exists i j rm rn w,
+     mdom tm tn m n am an i j rm rn w /\ mrow tm m am i rm (r w) = x /\ mrow tn n an j rn (c w) = y).
+
+(** One dimension: [i * (k m) + rm * m + x] over [i < a], [rm < k], [x < m]
+    is the mixed-radix numbering of [\[0, a k m)]. *)
+Lemma row_facts : forall t m a, 1 <= m -> 1 <= a -> t / a / m = t / (m * a).
+Proof. intros t m a Hm Ha. rewrite Z.div_div by lia. f_equal. ring. Qed.
+
+Lemma row_range : forall k m a i rm x, 1 <= m -> 0 <= i < a -> 0 <= rm < k -> 0 <= x < m ->
+  0 <= i * (k * m) + rm * m + x < a * k * m.
+Proof.
+  intros k m a i rm x Hm Hi Hrm Hx.
+  assert (B1 : rm * m <= (k - 1) * m) by (apply Z.mul_le_mono_nonneg_r; lia).
+  assert (B2 : i * (k * m) <= (a - 1) * (k * m)) by (apply Z.mul_le_mono_nonneg_r; nia).
+  assert (B3 : 0 <= rm * m) by nia. assert (B4 : 0 <= i * (k * m)) by nia.
+  nia.
+Qed.
+
+Lemma row_inj : forall k m i rm x i' rm' x', 1 <= m -> 0 <= rm < k -> 0 <= x < m ->
+  0 <= rm' < k -> 0 <= x' < m ->
+  i * (k * m) + rm * m + x = i' * (k * m) + rm' * m + x' -> i = i' /\ rm = rm' /\ x = x'.
+Proof.
+  intros k m i rm x i' rm' x' Hm Hrm Hx Hrm' Hx' E.
+  assert (B1 : 0 <= rm * m + x < k * m) by nia. assert (B2 : 0 <= rm' * m + x' < k * m) by nia.
+  rewrite <- !Z.add_assoc in E.
+  destruct (decomp i (rm * m + x) i' (rm' * m + x') (k * m)) as [E1 E2]; [lia|lia|exact E|].
+  destruct (decomp rm x rm' x' m) as [E3 E4]; [lia|lia|exact E2|]. lia.
+Qed.
+
+Lemma row_onto : forall k m a y, 1 <= m -> 1 <= k -> 0 <= y < a * k * m ->
+  exists i rm x, 0 <= i < a /\ 0 <= rm < k /\ 0 <= x < m /\ i * (k * m) + rm * m + x = y.
+Proof.
+  intros k m a y Hm Hk Hy.
+  exists (y / (k * m)), ((y mod (k * m)) / m), ((y mod (k * m)) mod m).
+  pose proof (Z.mod_pos_bound y (k * m) ltac:(nia)) as M1.
+  pose proof (Z.mod_pos_bound (y mod (k * m)) m ltac:(lia)) as M2.
+  split; [split; [apply Z.div_pos; nia|apply Z.div_lt_upper_bound; nia]|].
+  split; [split; [apply Z.div_pos; lia|apply Z.div_lt_upper_bound; lia]|].
+  split; [exact M2|].
+  pose proof (Z_div_mod_eq_full y (k * m)). pose proof (Z_div_mod_eq_full (y mod (k * m)) m). lia.
+Qed.
+
+Theorem mma_decision_sound : forall tm tn m n am an r c,
+  1 <= tm -> 1 <= tn -> 1 <= m -> 1 <= n -> 1 <= am -> 1 <= an -> atom_bij m n r c ->
+  mma_decision tm tn m n am an = true -> mma_once tm tn m n am an r c.
+Proof.
+  intros tm tn m n am an r c Htm Htn Hm Hn Ham Han [Ain [Ainj Aonto]] D.
+  unfold mma_decision in D. apply andb_true_iff in D. destruct D as [Dm Dn].
+  apply Z.eqb_eq in Dm, Dn.
+  pose proof (Z_div_exact_full_2 tm (m * am) ltac:(nia) Dm) as Em.
+  pose proof (Z_div_exact_full_2 tn (n * an) ltac:(nia) Dn) as En.
+  unfold mma_once, mdom, mrow. rewrite !row_facts by lia.
+  set (km := tm / (m * am)) in *. set (kn := tn / (n * an)) in *.
+  assert (Hkm : 1 <= km) by nia. assert (Hkn : 1 <= kn) by nia.
+  split; [|split].
+  - intros i j rm rn w [Hi [Hj [Hrm [Hrn Hw]]]]. destruct (Ain w Hw) as [Hr Hc].
+    pose proof (row_range km m am i rm (r w) Hm Hi Hrm Hr).
+    pose proof (row_range kn n an j rn (c w) Hn Hj Hrn Hc). split; nia.
+  - intros i j rm rn w i' j' rm' rn' w' [Hi [Hj [Hrm [Hrn Hw]]]] [Hi' [Hj' [Hrm' [Hrn' Hw']]]] Er Ec.
+    destruct (Ain w Hw) as [Hr Hc]. destruct (Ain w' Hw') as [Hr' Hc'].
+    destruct (row_inj km m i rm (r w) i' rm' (r w') Hm Hrm Hr Hrm' Hr' Er) as [E1 [E2 E3]].
+    destruct (row_inj kn n j rn (c w) j' rn' (c w') Hn Hrn Hc Hrn' Hc' Ec) as [E4 [E5 E6]].
+    pose proof (Ainj w w' Hw Hw' E3 E6). lia.
+  - intros x y Hx Hy.
+    destruct (row_onto km m am x Hm Hkm ltac:(nia)) as [i [rm [x0 [Hi [Hrm [Hx0 Ex]]]]]].
+    destruct (row_onto kn n an y Hn Hkn ltac:(nia)) as [j [rn [y0 [Hj [Hrn [Hy0 Ey]]]]]].
+    destruct (Aonto x0 y0 Hx0 Hy0) as [w [Hw [Ewr Ewc]]].
+    exists i, j, rm, rn, w. rewrite Ewr, Ewc. split; [repeat split; lia|]. split; assumption.
+Qed.
+
+Theorem mma_decision_complete : forall tm tn m n am an r c,
+  1 <= tm -> 1 <= tn -> 1 <= m -> 1 <= n -> 1 <= am -> 1 <= an -> atom_bij m n r c ->
+  mma_once tm tn m n am an r c -> mma_decision tm tn m n am an = true.
+Proof.
+  intros tm tn m n am an r c Htm Htn Hm Hn Ham Han [Ain _] [_ [_ Onto]].
+  unfold mdom, mrow in Onto. rewrite !row_facts in Onto by lia.
+  set (km := tm / (m * am)) in *. set (kn := tn / (n * an)) in *.
+  assert (P1 : 0 <= km) by (apply Z.div_pos; nia). assert (P2 : 0 <= kn) by (apply Z.div_pos; nia).
+  pose proof (Z_div_mod_eq_full tm (m * am)) as Tm. pose proof (Z.mod_pos_bound tm (m * am) ltac:(nia)) as Mm.
+  pose proof (Z_div_mod_eq_full tn (n * an)) as Tn. pose proof (Z.mod_pos_bound tn (n * an) ltac:(nia)) as Mn.
+  fold km in Tm. fold kn in Tn.
+  unfold mma_decision. apply andb_true_iff. split; apply Z.eqb_eq.
+  - destruct (Z.eq_dec (tm mod (m * am)) 0) as [E|E]; [exact E|exfalso].
+    destruct (Onto (am * km * m) 0 ltac:(nia) ltac:(lia)) as [i [j [rm [rn [w [Hd [Ex _]]]]]]]. destruct Hd as [Hi [Hj [Hrm [Hrn Hw]]]].
+    destruct (Ain w Hw) as [Hr _].
+    pose proof (row_range km m am i rm (r w) Hm Hi Hrm Hr). lia.
+  - destruct (Z.eq_dec (tn mod (n * an)) 0) as [E|E]; [exact E|exfalso].
+    destruct (Onto 0 (an * kn * n) ltac:(lia) ltac:(nia)) as [i [j [rm [rn [w [Hd [_ Ey]]]]]]]. destruct Hd as [Hi [Hj [Hrm [Hrn Hw]]]].
+    destruct (Ain w Hw) as [_ Hc].
+    pose proof (row_range kn n an j rn (c w) Hn Hj Hrn Hc). lia.
+Qed.
+
+Corollary mma_decision_iff : forall tm tn m n am an r c,
+  1 <= tm -> 1 <= tn -> 1 <= m -> 1 <= n -> 1 <= am -> 1 <= an -> atom_bij m n r c ->
+  mma_decision tm tn m n am an = true <-> mma_once tm tn m n am an r c.
+Proof.
+  intros. split; [apply mma_decision_sound | apply mma_decision_complete]; assumption.
+Qed.
+
 (** ** [divides]: proved, refuted, or a runtime guard
 
     Rust's [divides(e, d, facts)]: [d <= 1] divides everything; a static

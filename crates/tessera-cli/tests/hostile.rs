@@ -482,7 +482,7 @@ fn cases() -> Vec<Case> {
             &[
                 "tma", "--dtype", "f16", "--shape", "64,64", "--box", "64,64", "--sm", "0",
             ],
-            Want::Error("bad_argument", 2),
+            Want::Error("unknown_arch", 2),
         ),
         case(
             "TMA without a dtype",

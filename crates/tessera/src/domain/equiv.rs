@@ -432,7 +432,9 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
 /// `f | E(B)` is `merge(A, split(B, f).outer)` (outer output) and `split(B, f).inner` (inner
 /// output). Keeps every term's extent and forward index (`normalize_sound` in
 /// `proofs/Normalize.v`); the result is a normal form, and normalising it again changes nothing
-/// (`normalize_normal_form`, `normalize_idempotent` in `proofs/NormalizeNF.v`).
+/// (`normalize_normal_form`, `normalize_idempotent` in `proofs/NormalizeNF.v`); normalising every
+/// term of a well-formed loop domain (both outputs of each split and swizzle present) gives a
+/// well-formed one (`normalize_wf` in `proofs/NormalizeWF.v`).
 fn normalize(t: &Term, facts: &Facts) -> Result<Term> {
     Ok(match t {
         Term::Root(..) => t.clone(),
