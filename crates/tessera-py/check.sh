@@ -4,7 +4,8 @@
 #  1. makes a venv in target/py-venv (installs Debian's python3-venv if `python3 -m venv` fails);
 #  2. `pip install ./crates/tessera-py` (maturin comes from PyPI as the build backend; the
 #     extension is built with this crate's release profile: thin LTO, no fat LTO);
-#  3. installs pytest (and IPython and nbformat for the notebook tests) and runs the suite;
+#  3. installs pytest and IPython (tests/notebook.py executes the example notebook with it) and
+#     runs the suite;
 #  4. checks the typing script (tests/typing/api_script.py) with `mypy --strict` and `pyright`
 #     (pyright runs on Node.js: Debian's `nodejs` is installed if `node` is missing; pyright's own
 #     package comes from npm on its first run, then from its cache);
@@ -29,7 +30,7 @@ if ! "$py" -m venv "$venv" >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="$root/target/py"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython nbformat mypy pyright
+"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython mypy pyright
 echo "check.sh: installed in $(( $(date +%s) - start ))s"
 cd "$root/crates/tessera-py"
 "$venv/bin/python" -m pytest -q tests

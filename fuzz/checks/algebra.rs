@@ -3,7 +3,7 @@
 //! `(filter(A), complement(A, M))` is injective).
 //!
 //! Shared by the fuzz target `fuzz_targets/algebra.rs` and the stable replay of its corpus and
-//! regressions (`crates/tessera/tests/fuzz_regressions.rs`).
+//! regressions (`crates/tessera/tests/algebra/fuzz_regressions.rs`).
 use arbitrary::Arbitrary;
 use tessera::algebra;
 use tessera::layout::IntTuple;

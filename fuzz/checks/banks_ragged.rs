@@ -7,7 +7,7 @@
 //! each fill and reduction) equal those of `check_lowering`'s enumeration of every mode.
 //!
 //! Shared by the fuzz target `fuzz_targets/banks_ragged.rs` and the stable replay of its corpus and
-//! regressions (`crates/tessera/tests/fuzz_regressions.rs`).
+//! regressions (`crates/tessera/tests/algebra/fuzz_regressions.rs`).
 use arbitrary::Arbitrary;
 use tessera::algebra::ragged::{ragged_divide, Arrangement};
 use tessera::algebra::Tiler;

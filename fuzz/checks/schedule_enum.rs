@@ -3,7 +3,7 @@
 //! and our predicate is equivalent to "no hole".
 //!
 //! Shared by the fuzz target `fuzz_targets/schedule_enum.rs` and the stable replay of its corpus and
-//! regressions (`crates/tessera/tests/fuzz_regressions.rs`).
+//! regressions (`crates/tessera/tests/algebra/fuzz_regressions.rs`).
 use arbitrary::Arbitrary;
 use tessera::domain::eval::{check_predicate, count, Space};
 use tessera::domain::predicate::{derive, derive_by_theorems_assuming};

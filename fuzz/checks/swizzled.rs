@@ -6,7 +6,7 @@
 //! a right inverse `R` has `R(i)` in f's domain and `f(R(i)) = i`; `A ∘ B` evaluates as `A(B(i))`.
 //!
 //! Shared by the fuzz target `fuzz_targets/swizzled.rs` and the stable replay of its corpus and
-//! regressions (`crates/tessera/tests/fuzz_regressions.rs`).
+//! regressions (`crates/tessera/tests/algebra/fuzz_regressions.rs`).
 use arbitrary::Arbitrary;
 use tessera::algebra::swizzled;
 use tessera::layout::{AnyLayout, ComposedLayout, IntTuple, Swizzle};

@@ -4,7 +4,7 @@
 //! `Suggestion::valid`'s contracts promise.
 //!
 //! Shared by the fuzz target `fuzz_targets/tma_request.rs` and the stable replay of its corpus and
-//! regressions (`crates/tessera/tests/fuzz_regressions.rs`).
+//! regressions (`crates/tessera/tests/algebra/fuzz_regressions.rs`).
 use arbitrary::Arbitrary;
 use tessera::tma::{descriptor, validate, Address, DataType, Interleave, Swizzle};
 

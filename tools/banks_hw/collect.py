@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns a run of `run.sh` (its OUT directory) into `crates/tessera/tests/data/banks_hw.tsv`: one
 line per case with the access in `tessera banks`'s words and the hardware's counts (instructions
-executed and shared-memory wavefronts, read by ncu). `tests/banks_hardware.rs` checks Tessera's
+executed and shared-memory wavefronts, read by ncu). `tests/gpu/banks_hardware.rs` checks Tessera's
 analysis and simulator against every line.
 
 Counters used (Nsight Compute names): `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum`

@@ -13,7 +13,7 @@ the committed test data: one line per kernel, `NAME<TAB>arch<TAB>alignments A,B,
 <TAB>warp count`, the fields a name does not spell (C and D alignments are those the emitter
 passes to the builder: 16 bytes for a TMA epilogue, `get_tma_alignment`).
 `tessera check --cutlass NAME` must parse every name to the generator's fields
-(crates/tessera/tests/check_cutlass.rs).
+(crates/tessera/tests/gpu/check_cutlass.rs).
 """
 import json
 import os

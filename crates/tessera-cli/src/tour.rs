@@ -347,7 +347,7 @@ fn symbolic_section(t: &mut Tour) {
     t.say(&format!(
         "  the last CTA and a thread, each of the {checked} answers equals the integer algebra's: {ok}"
     ));
-    t.say("  (cutlass#3469/#3470/#3471, where CuTe DSL refuses dynamic layouts, and PR #3622: tests/symbolic.rs.)");
+    t.say("  (cutlass#3469/#3470/#3471, where CuTe DSL refuses dynamic layouts, and PR #3622: tests/symbolic/symbolic.rs.)");
 }
 
 /// A whole kernel checked: a CUTLASS kernel name, then a broken variant refuted and fixed.

@@ -327,7 +327,7 @@ fn cases() -> Vec<Case> {
             Want::Error("overflow", 1),
         ),
         // 5,000 roots are within the IterDomain limit (2^18, unreachable under the 1 MiB input
-        // limit; `tessera/tests/domain_scaling.rs` checks it): the allocation size 2^5000 is
+        // limit; `tessera/tests/domain/domain_scaling.rs` checks it): the allocation size 2^5000 is
         // the checked overflow.
         sched(
             "5,000 root IterDomains",

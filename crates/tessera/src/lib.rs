@@ -8,7 +8,7 @@
 //! discharged, or the operation returns a typed [`Error`] that names the obligation and the values.
 //!
 //! Module map, in import order: each module imports only the ones listed before it (checked by
-//! `tests/layering.rs`).
+//! `tests/repo/layering.rs`).
 //! - [`error`]: the [`Error`] type, checked [`error::arith`]metic and the obligation vocabulary
 //!   ([`error::Obligation`], [`error::Failure`], [`error::Call`], [`error::Divides`]). The bottom
 //!   layer: it imports nothing (an [`Error`] records the call it failed for as text).

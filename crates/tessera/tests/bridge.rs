@@ -1320,7 +1320,7 @@ fn swizzled_layouts_agree_with_the_extracted_proof() {
     compare("swizzled layouts", &requests, &rust);
 }
 
-/// A random schedule (as `tests/domain_scaling.rs` draws them): 1 to 3 roots (concrete or
+/// A random schedule (as `tests/domain/domain_scaling.rs` draws them): 1 to 3 roots (concrete or
 /// symbolic extents), up to `ops` transforms whose operands are picked among the leaves or, now
 /// and then, any IterDomain, and a loop domain of leaves, sometimes with one leaf swapped for an
 /// earlier IterDomain.

@@ -3,7 +3,7 @@
 //! `TRYBUILD=overwrite cargo test -p tessera --test compile_fail` and review the diff). Only
 //! failing cases live here, so trybuild runs `cargo check` once for all of them (no codegen, no
 //! linking: a third of the disk and half the time of a suite with a passing case); the valid
-//! tiling is `seed_good_tile_compiles_and_matches_the_runtime_complement` in `tests/obligations.rs`.
+//! tiling is `seed_good_tile_compiles_and_matches_the_runtime_complement` in `tests/repo/obligations.rs`.
 
 #[test]
 fn static_obligations() {

@@ -57,7 +57,7 @@ fn short_acc(c: &str) -> Option<Elem> {
 /// Parses a CUTLASS GEMM kernel name.
 ///
 /// Pre: none. Post: every name the generator emits for sm80/sm89/sm90 GEMMs parses (the
-/// generator sweep in `tests/check_cutlass.rs`); problem extents are runtime `M`, `N`, `K`, `L = 1`;
+/// generator sweep in `tests/gpu/check_cutlass.rs`); problem extents are runtime `M`, `N`, `K`, `L = 1`;
 /// A's and B's alignment are the name's (the largest of the two), C's and D's 16 bytes.
 /// Example: `parse("cutlass_tensorop_s16816gemm_f16_128x128_32x3_tn_align8")`.
 pub fn parse(name: &str) -> Result<Parsed, String> {

@@ -129,7 +129,7 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// concrete and give `Unknown` when they are not. `by_enumeration` is `Some` when extents are
 /// concrete, with a counterexample when they differ. A rule's `Yes`/`No` is proved in Coq for the
 /// model of the terms and the backward map; that Rust agrees with it is tested (the proptests and
-/// an exhaustive scan in `tests/domain_equiv.rs`), not proved.
+/// an exhaustive scan in `tests/domain/domain_equiv.rs`), not proved.
 /// Example: the split-then-merge and merge-then-split orders (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
 /// vs `[3, 4]`; with `I2{8}` they are.
 ///

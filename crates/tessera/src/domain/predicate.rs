@@ -244,7 +244,7 @@ fn closure(n: usize, rules: &[Rule], assumed: &[Id]) -> Vec<Option<Option<usize>
 /// predicate is the theorem-derived one and `minimal_checked` is `false`.
 ///
 /// Pre/Post: a budget, not a correctness bound: the pass does at most this much work
-/// (`tests/domain_scaling.rs` counts it on the slowest schedules we could build). Example:
+/// (`tests/domain/domain_scaling.rs` counts it on the slowest schedules we could build). Example:
 /// The three-splits example needs `2 × 32 × (11 + 2) + 2² = 836` units.
 pub const MINIMALITY_WORK: u64 = 1 << 28;
 
@@ -352,7 +352,7 @@ pub fn derive_by_theorems(s: &Schedule) -> Result<Derivation> {
 ///
 /// The candidates are tried in `drop_order`; each is dropped when the rules prove it from the
 /// conditions still assumed. The answer is exactly that of one closure per candidate (checked
-/// against it on random DAGs in `tests/domain_scaling.rs`), found without re-running the
+/// against it on random DAGs in `tests/domain/domain_scaling.rs`), found without re-running the
 /// closure: see `Greedy`. Steps grow linearly on chains (1k → 100k statements, same test), and
 /// the exploration never exceeds [`greedy_budget`] (O(n + rules)) on any DAG.
 ///
@@ -475,7 +475,7 @@ impl Index {
 /// region: the expired dropped conditions it reaches, each with its rules. A dropped condition's
 /// derivation is renewed whenever a region contains it, and expires only when the condition it
 /// waited for is tried, so on chains, trees, fan-out and zigzags each is explored O(1) times
-/// (`tests/domain_scaling.rs`: deep merge trees, wide split trees, one root split 100,000 ways,
+/// (`tests/domain/domain_scaling.rs`: deep merge trees, wide split trees, one root split 100,000 ways,
 /// alternating split/merge, merge/split zigzags, 1k → 100k statements, steps ×10.5 per ×10).
 /// No such bound is proved for every DAG (a condition could be renewed against the next
 /// candidate each time), so the exploration is also budgeted: at most [`greedy_budget`] units

@@ -397,7 +397,7 @@ pub fn analyze(r: &Ragged, names: Option<&[String]>) -> Result<RaggedAnalysis> {
         // (`predicate_iff_no_hole`): every lowering is weakly correct. A slot no valid point
         // writes exists iff the mode has a hole (P − N > 0), and it then holds garbage (no fill)
         // or the fill: strong iff there is no hole, or the fill is the reduction's identity.
-        // `tests/ragged.rs` checks this against `check_lowering`'s enumeration.
+        // `tests/algebra/ragged.rs` checks this against `check_lowering`'s enumeration.
         let holes = m.holes();
         for row in correctness.iter_mut() {
             let fill_is_identity = row.fill == Some(row.reduction.identity());

@@ -81,7 +81,7 @@ pub struct Report {
 /// `No` when the extents are concrete, every transform is a split or a merge and the theorems
 /// leave a condition (an indivisible split computed from its outputs reaches
 /// `ceilDiv(N, f)·f > N`: Theorem 1 and its converse, checked against enumeration in
-/// `tests/domain_validity.rs`); else `Unknown`.
+/// `tests/domain/domain_validity.rs`); else `Unknown`.
 /// Example: `I0 = iter 1000000000` split by 7 is `No` without enumerating 10^9 points.
 pub fn hole_free_closed_form(s: &Schedule, by_theorems: &Derivation) -> Result<Decision> {
     if by_theorems.chosen.is_empty() {

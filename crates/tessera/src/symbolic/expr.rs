@@ -134,6 +134,23 @@ impl Poly {
         }
     }
 
+    /// `self - other` when it is a constant, computed without building the difference.
+    ///
+    /// Pre: none. Post: `Some(c)` iff `self - other == c` (no overflow).
+    /// Example: `(M + 3).const_diff(M) == Some(3)`.
+    pub fn const_diff(&self, other: &Poly) -> Option<i64> {
+        let (a, b) = (&self.terms, &other.terms);
+        let (ac, an) = match a.first() {
+            Some((m, c)) if m.is_empty() => (*c, &a[1..]),
+            _ => (0, &a[..]),
+        };
+        let (bc, bn) = match b.first() {
+            Some((m, c)) if m.is_empty() => (*c, &b[1..]),
+            _ => (0, &b[..]),
+        };
+        (an == bn).then(|| ac.checked_sub(bc)).flatten()
+    }
+
     /// The constant term.
     ///
     /// Pre: none. Post: the coefficient of the empty monomial. Example: `M + 3` gives 3.

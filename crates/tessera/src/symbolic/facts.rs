@@ -340,6 +340,9 @@ pub struct Facts {
     defs: BTreeMap<String, (String, i64, i64)>,
     /// Names whose implicit lower bound is 0 (coordinates, indices), not 1 (extents).
     nonneg: Vec<String>,
+    /// Each name with facts (free or defined) rewritten in quotient variables, computed once per
+    /// rebuild (the decision procedure rewrites every condition with them).
+    yform: BTreeMap<String, Poly>,
 }
 
 fn too_big(src: &str) -> SymError {
@@ -688,7 +691,34 @@ impl Facts {
             self.free.insert(y, NameInfo { m: e.m, x0, ymax });
         }
         self.defs = resolved;
+        let mut yform = BTreeMap::new();
+        for n in self.free.keys().chain(self.defs.keys()) {
+            if let Some(p) = self.y_of(n) {
+                yform.insert(n.clone(), p);
+            }
+        }
+        self.yform = yform;
         Ok(())
+    }
+
+    /// `n` in quotient variables (`x0 + m*n'`; a defined name through its definition).
+    fn y_of(&self, n: &str) -> Option<Poly> {
+        let (y, a, b) = self.defs.get(n).cloned().unwrap_or((n.to_string(), 1, 0));
+        let i = self.info_or_default(&y);
+        if i.ymax == Some(0) {
+            // A name with one allowed value is that constant.
+            return Poly::constant(i.x0)
+                .scale(a)
+                .ok()?
+                .add(&Poly::constant(b))
+                .ok();
+        }
+        let base = Poly::name(&format!("{y}'"))
+            .scale(i.m)
+            .ok()?
+            .add(&Poly::constant(i.x0))
+            .ok()?;
+        base.scale(a).ok()?.add(&Poly::constant(b)).ok()
     }
 
     /// The normalized facts of a free name (`None` for a name without facts or a defined name).
@@ -731,23 +761,12 @@ impl Facts {
 
     /// Rewrites `p` in quotient variables (`X ↦ x0 + m*X'`, defined names by their definition).
     fn to_y(&self, p: &Poly) -> Result<Poly, SymError> {
-        p.substitute(&|n: &str| {
-            let (y, a, b) = self.defs.get(n).cloned().unwrap_or((n.to_string(), 1, 0));
-            let i = self.info_or_default(&y);
-            if i.ymax == Some(0) {
-                // A name with one allowed value is that constant.
-                return Poly::constant(i.x0)
-                    .scale(a)
-                    .ok()?
-                    .add(&Poly::constant(b))
-                    .ok();
-            }
-            let base = Poly::name(&format!("{y}'"))
-                .scale(i.m)
-                .ok()?
-                .add(&Poly::constant(i.x0))
-                .ok()?;
-            base.scale(a).ok()?.add(&Poly::constant(b)).ok()
+        if p.as_const().is_some() {
+            return Ok(p.clone());
+        }
+        p.substitute(&|n: &str| match self.yform.get(n) {
+            Some(p) => Some(p.clone()),
+            None => self.y_of(n),
         })
     }
 
@@ -894,6 +913,16 @@ impl Facts {
     }
 
     fn decide_static(&self, p: &Pred) -> Result<Option<bool>, SymError> {
+        // A comparison whose sides differ by a constant needs no rewriting.
+        if matches!(p.rel, Rel::Ge | Rel::Eq | Rel::Ne) {
+            if let Some(d) = p.lhs.const_diff(&p.rhs) {
+                return Ok(Some(match p.rel {
+                    Rel::Ge => d >= 0,
+                    Rel::Eq => d == 0,
+                    _ => d != 0,
+                }));
+            }
+        }
         Ok(match p.rel {
             Rel::Ge => {
                 let d = self.to_y(&p.lhs.sub(&p.rhs)?)?;

@@ -186,12 +186,14 @@ impl Ctx {
 
     pub(crate) fn decide_fast(&self, p: &Pred) -> Result<Option<bool>, SymError> {
         // The guards gathered so far count as facts too (literally, when they recur).
-        if self.guards.iter().any(|g| &g.pred == p) {
-            return Ok(Some(true));
-        }
-        let n = p.negate()?;
-        if self.guards.iter().any(|g| g.pred == n) {
-            return Ok(Some(false));
+        if !self.guards.is_empty() {
+            if self.guards.iter().any(|g| &g.pred == p) {
+                return Ok(Some(true));
+            }
+            let n = p.negate()?;
+            if self.guards.iter().any(|g| g.pred == n) {
+                return Ok(Some(false));
+            }
         }
         self.facts.decide_quick(p)
     }

@@ -48,7 +48,7 @@ pub struct Descriptor {
     /// `copy_bytes`, except with a swizzle and interleave NONE when a box row (`boxDim[0]`
     /// elements) is narrower than the swizzle span: TMA then pads every row to the span, so the
     /// box occupies `rows × span` bytes (measured on an H200: `tools/tma_swizzle_hw/`, 104 such
-    /// boxes; `tests/tma_swizzle_hardware.rs`).
+    /// boxes; `tests/gpu/tma_swizzle_hardware.rs`).
     pub smem_bytes: u64,
     /// Shared-memory alignment of the destination used by nvFuser: 128 B without swizzle, 256 /
     /// 512 / 1024 B for the 32B / 64B / 128B swizzles (the pattern repeats every 8 rows).

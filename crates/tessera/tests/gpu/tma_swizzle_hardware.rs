@@ -31,7 +31,7 @@ enum Row {
 }
 
 fn rows() -> Vec<Row> {
-    include_str!("data/tma_swizzle_hw.tsv")
+    include_str!("../data/tma_swizzle_hw.tsv")
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#') && !l.is_empty())

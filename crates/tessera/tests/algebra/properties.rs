@@ -1,6 +1,6 @@
 //! Property tests: every operation's defining postcondition on random inputs.
 
-mod common;
+use crate::common;
 
 use common::{arb_layout, arb_shape, eval, image, size, tractable};
 use proptest::prelude::*;

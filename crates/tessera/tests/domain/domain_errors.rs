@@ -189,7 +189,7 @@ fn large_schedules_are_bounded_not_hanging() {
     let r = analyze(&s).unwrap();
     assert!(r.derivation.chosen.is_empty());
     assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
-    // The IterDomain limit (`MAX_IDS`) and its error: `tests/domain_scaling.rs`.
+    // The IterDomain limit (`MAX_IDS`) and its error: `tests/domain/domain_scaling.rs`.
     // Work limit: many steps times many points.
     let mut wide = String::from("I0 = iter 4096\nJ0 = iter 4096\n");
     for k in 0..8 {

@@ -193,7 +193,7 @@ fn render_docs() -> String {
          codes below (stable: `tessera batch` reports it). `tessera explain CODE` prints an \
          entry and runs its example. This file is generated from \
          `crates/tessera/src/diagnostic/catalogue.rs` (a test checks that both agree and runs \
-         every example; `TESSERA_BLESS=1 cargo test -p tessera --test obligations` rewrites it).\n",
+         every example; `TESSERA_BLESS=1 cargo test -p tessera --test repo obligations::` rewrites it).\n",
     );
     for e in CATALOGUE {
         s.push_str(&format!("\n## `{}`\n\n{}.\n\n", e.code, e.title));

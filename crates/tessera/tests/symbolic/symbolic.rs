@@ -2,7 +2,7 @@
 //! /work/shared/reference/symbolic.md §5), the three CuTe DSL issues (cutlass#3469, #3470,
 //! #3471), cutlass PR #3622's case, and the typed errors of facts. Each result is also checked
 //! against the integer algebra at a few sizes (the random version is
-//! `tests/symbolic_instantiation.rs`).
+//! `tests/symbolic/symbolic_instantiation.rs`).
 
 use std::collections::BTreeMap;
 use tessera::symbolic::{eval, same_up_to_unit_strides, Facts, Pred, Syntax, Verdict};

@@ -4,7 +4,7 @@
 //! Bounds: rank ≤ 2 with shapes 1..=8 and strides 0..=64; rank 3 with shapes 1..=4 and strides
 //! 0..=16.
 
-mod common;
+use crate::common;
 
 use common::tractable_modes;
 use tessera::algebra;

@@ -2,7 +2,7 @@
 //! the hole colour, a thread's cells have the thread's colour, the labels are in the SVG; the
 //! example pictures under `docs/pictures/` are the current output.
 //!
-//! Regenerate the examples with `TESSERA_WRITE_PICTURES=1 cargo test -p tessera --test pictures`.
+//! Regenerate the examples with `TESSERA_WRITE_PICTURES=1 cargo test -p tessera --test repo pictures::`.
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -301,7 +301,7 @@ fn docs_pictures_are_current() {
             let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
                 on_disk == p.svg,
-                "{} is stale: run TESSERA_WRITE_PICTURES=1 cargo test -p tessera --test pictures",
+                "{} is stale: run TESSERA_WRITE_PICTURES=1 cargo test -p tessera --test repo pictures::",
                 path.display()
             );
         }

@@ -1,6 +1,6 @@
 //! The closed-form decisions agree with enumeration of the domain.
 
-mod common;
+use crate::common;
 
 use common::{arb_layout, nested};
 use proptest::prelude::*;

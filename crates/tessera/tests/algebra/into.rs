@@ -7,7 +7,7 @@ use tessera::layout::IntTuple;
 use tessera::notation;
 use tessera::{Layout, Result};
 
-const CASES: &str = include_str!("../../../benches/corpus/cases.txt");
+const CASES: &str = include_str!("../../../../benches/corpus/cases.txt");
 
 fn layout(text: &str) -> Layout {
     text.parse().unwrap()

@@ -12,15 +12,15 @@ use std::path::{Path, PathBuf};
 
 use arbitrary::{Arbitrary, Unstructured};
 
-#[path = "../../../fuzz/checks/algebra.rs"]
+#[path = "../../../../fuzz/checks/algebra.rs"]
 mod algebra;
-#[path = "../../../fuzz/checks/banks_ragged.rs"]
+#[path = "../../../../fuzz/checks/banks_ragged.rs"]
 mod banks_ragged;
-#[path = "../../../fuzz/checks/schedule_enum.rs"]
+#[path = "../../../../fuzz/checks/schedule_enum.rs"]
 mod schedule_enum;
-#[path = "../../../fuzz/checks/swizzled.rs"]
+#[path = "../../../../fuzz/checks/swizzled.rs"]
 mod swizzled;
-#[path = "../../../fuzz/checks/tma_request.rs"]
+#[path = "../../../../fuzz/checks/tma_request.rs"]
 mod tma_request;
 
 fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {

@@ -1,6 +1,6 @@
 //! Issue 30, symbolic leaves: the symbolic layout algebra (`tessera::symbolic`) checked against
 //! the *definitions* of the operations, not against the integer algebra (which
-//! `tests/symbolic_instantiation.rs` compares with). For random symbolic cases (layouts over the
+//! `tests/symbolic/symbolic_instantiation.rs` compares with). For random symbolic cases (layouts over the
 //! names `M`, `N`, `K` with random divisibility and bound facts), the names are instantiated
 //! with values satisfying the facts; wherever the guards hold too, every point of the
 //! instantiated result is checked against the operation's definition on the instantiated
@@ -231,7 +231,7 @@ fn check(op: &str, inp: &Inputs, r: &Value) -> Option<String> {
                 .collect();
             let rest: Vec<i128> = modes.iter().zip(t).map(|(m, &tk)| size(m) / tk).collect();
             if modes.iter().zip(t).any(|(m, &tk)| size(m) % tk != 0) {
-                return None; // not claimed here (a ragged divide; tests/ragged.rs)
+                return None; // not claimed here (a ragged divide; tests/algebra/ragged.rs)
             }
             match op {
                 "local_tile" => {

@@ -20,7 +20,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/banks_hw.tsv");
+    let text = include_str!("../data/banks_hw.tsv");
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#') && !l.is_empty())

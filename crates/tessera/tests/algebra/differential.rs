@@ -7,7 +7,7 @@
 //! - where it does not, or where CuTe rejects the case, Tessera must either reject it with a typed
 //!   error or return a layout that itself satisfies the postcondition.
 
-mod common;
+use crate::common;
 
 use common::{call_args, eval, image, size};
 use std::collections::HashSet;
@@ -16,8 +16,8 @@ use tessera::layout::IntTuple;
 use tessera::notation::{self, Value};
 use tessera::Layout;
 
-const DATA: &str = include_str!("../../../tests/data/cute_oracle.jsonl");
-const PRINT: &str = include_str!("../../../tests/data/print_layout.jsonl");
+const DATA: &str = include_str!("../../../../tests/data/cute_oracle.jsonl");
+const PRINT: &str = include_str!("../../../../tests/data/print_layout.jsonl");
 
 fn layout(v: &Value) -> Layout {
     match v {

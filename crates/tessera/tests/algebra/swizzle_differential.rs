@@ -9,7 +9,7 @@
 //!   return an answer that satisfies the postcondition, checked here by evaluation;
 //! - `print_layout` of a composed layout and of every atom is byte-identical to CuTe's.
 
-mod common;
+use crate::common;
 
 use common::call_args;
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use tessera::layout::{AnyLayout, IntTuple};
 use tessera::notation;
 
-const DATA: &str = include_str!("../../../tests/data/cute_swizzle.jsonl");
+const DATA: &str = include_str!("../../../../tests/data/cute_swizzle.jsonl");
 
 struct Case {
     id: String,

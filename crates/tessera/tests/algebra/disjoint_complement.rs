@@ -4,7 +4,7 @@
 //! against `complement_exact`, and `Layout::from_profile` as the inverse of
 //! `(tree().profile(), tree().leaf_slice())`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 
