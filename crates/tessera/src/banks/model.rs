@@ -324,6 +324,14 @@ impl Smem {
         if mutant::get().is_some() {
             return None; // a planted mistake is in `offset`: the analysis enumerates through it
         }
+        #[cfg(test)]
+        if let Some(m) = mutant::get_linear() {
+            return self.as_linear_unmutated().map(m);
+        }
+        self.as_linear_unmutated()
+    }
+
+    fn as_linear_unmutated(&self) -> Option<LinearLayout> {
         match self {
             Smem::Any(a) => {
                 let ll = LinearLayout::from_any_layout(a)
@@ -488,6 +496,27 @@ pub(crate) mod mutant {
         MUTANT.with(|c| c.set(Some(m)));
         let r = f();
         MUTANT.with(|c| c.set(None));
+        r
+    }
+
+    /// A mistaken F2 form: the layout `Smem::as_linear` computed in, the planted one out.
+    pub(crate) type LinearMistake = fn(super::LinearLayout) -> super::LinearLayout;
+
+    thread_local! {
+        static LINEAR: Cell<Option<LinearMistake>> = const { Cell::new(None) };
+    }
+
+    /// The planted mistake of the F2 form, if any.
+    pub(crate) fn get_linear() -> Option<LinearMistake> {
+        LINEAR.with(Cell::get)
+    }
+
+    /// Runs `f` with `m` applied to every F2 form `Smem::as_linear` returns (the F2-rank
+    /// analysis's input).
+    pub(crate) fn with_linear<T>(m: LinearMistake, f: impl FnOnce() -> T) -> T {
+        LINEAR.with(|c| c.set(Some(m)));
+        let r = f();
+        LINEAR.with(|c| c.set(None));
         r
     }
 }

@@ -372,4 +372,48 @@ mod tests {
             }
         }
     }
+
+    /// The F2-rank analysis's input mistaken: the linear form of the tile with its output bits
+    /// rotated by 5 (a permutation of the words, as a wrong basis would give). The analysis still
+    /// answers by F2 ranks, and differently; the simulator, which XORs the tile's own bases,
+    /// does not change.
+    #[test]
+    fn the_simulator_catches_a_mistake_planted_in_the_f2_analysis() {
+        fn rotate(
+            ll: crate::algebra::linear::LinearLayout,
+        ) -> crate::algebra::linear::LinearLayout {
+            let bits = ll.total_out_bits();
+            let mask = (1u64 << bits) - 1;
+            let rot = |b: u64| ((b << 5) | (b >> (bits - 5))) & mask;
+            let ins: Vec<(&str, Vec<Vec<u64>>)> = ll
+                .in_dims()
+                .iter()
+                .map(|d| {
+                    (
+                        d.name.as_str(),
+                        d.bases.iter().map(|&b| vec![rot(b)]).collect(),
+                    )
+                })
+                .collect();
+            let out = ll.out_dims()[0].name.clone();
+            crate::algebra::linear::LinearLayout::new(&ins, &[(out.as_str(), 1u64 << bits)])
+                .expect("a permutation of the output bits is a linear layout")
+        }
+        let (smem, acc, dtype) = tiles().swap_remove(2);
+        let good = analyze(&smem, &acc, dtype).unwrap();
+        assert_eq!(good.method, "f2-rank");
+        let sim = simulate(&smem, &acc, dtype).unwrap();
+        assert!(good.agrees_with(&sim));
+        let bad = mutant::with_linear(rotate, || analyze(&smem, &acc, dtype)).unwrap();
+        assert_eq!(
+            bad.method, "f2-rank",
+            "the planted mistake is in the F2 path"
+        );
+        let sim_then = mutant::with_linear(rotate, || simulate(&smem, &acc, dtype)).unwrap();
+        assert_eq!(sim_then, sim, "the simulator used the analysis's F2 form");
+        assert!(
+            !bad.agrees_with(&sim),
+            "the planted mistake went unnoticed: {bad:?}"
+        );
+    }
 }
