@@ -159,6 +159,18 @@ impl Swizzle {
             _ => Some(128),
         }
     }
+    /// The shared-memory pitch, in bits, of a box row of `row_bits` bits written with this
+    /// swizzle (interleave NONE): TMA pads a row narrower than the swizzle span to the span
+    /// (measured on an H200, `tools/tma_swizzle_hw/`).
+    ///
+    /// Pre: none. Post: `max(row_bits, 8·span)` with a swizzle and `row_bits > 0`, else
+    /// `row_bits`. Example: `Swizzle::B32.row_pitch_bits(128) == 256` (a 16-byte row at 32 B).
+    pub fn row_pitch_bits(self, row_bits: u64) -> u64 {
+        match self.span() {
+            Some(span) if row_bits > 0 => row_bits.max(8 * span),
+            _ => row_bits,
+        }
+    }
     /// Whether it is one of the `128B_ATOM_*` variants.
     ///
     /// Pre: none. Post: true for the three atom variants. Example: `!Swizzle::B128.is_atom()`.

@@ -476,19 +476,12 @@ fn copy_bits(r: &Request) -> Option<u64> {
 /// 8 rows × 32 bytes = 2,048 bits, not the 1,024 bits it moves.
 pub(crate) fn smem_bits(r: &Request) -> Option<u64> {
     let copy = copy_bits(r)?;
-    let Some(span) = r.swizzle.span() else {
-        return Some(copy);
-    };
-    if r.interleave != Interleave::None {
-        return Some(copy);
-    }
     let row = Request::driver(&r.box_dims, 0)?.checked_mul(r.dtype.mem_bits())?;
-    let span = span * 8;
-    if row == 0 || row >= span {
+    if r.interleave != Interleave::None || row == 0 {
         return Some(copy);
     }
     // copy = row × (rows of the box), exactly.
-    (copy / row).checked_mul(span)
+    (copy / row).checked_mul(r.swizzle.row_pitch_bits(row))
 }
 
 /// The descriptor arguments, or the first error-level finding.

@@ -68,11 +68,11 @@ pub fn box_layout(dtype: DataType, box_dims: &[u64], mode: Mode) -> Result<AnyLa
             "{bits}-bit elements cannot recast a byte swizzle"
         )));
     }
-    // A row narrower than the swizzle span is padded to the span (in elements: span·8 / bits).
-    let pitch = match mode.span() {
-        Some(span) if bits <= 8 * span as i64 => (8 * span as i64) / bits,
-        _ => 1,
-    };
+    // A row narrower than the swizzle span is padded to the span: the pitch in elements.
+    let row = *box_dims.last().unwrap_or(&1);
+    let row_bits = row.saturating_mul(bits as u64);
+    let pitch = i64::try_from(mode.row_pitch_bits(row_bits) / bits as u64)
+        .map_err(|_| Error::overflow(format!("box dimension {row}")))?;
     let mut shape = Vec::new();
     let mut stride = vec![0i64; box_dims.len()];
     let mut acc = 1i64;
