@@ -38,6 +38,9 @@ use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transf
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
+#[path = "bridge/check.rs"]
+mod bridge_check;
+
 /// Cases per operation.
 const CASES: usize = 100_000;
 
