@@ -15,7 +15,9 @@
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
 //! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
-//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`). This test generates layouts
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and the symbolic facts and
+//! decisions (`facts_parse`, `decide_static`, `witness`, `proofs/SymbolicFacts.v`, in
+//! `bridge_parts/symbolic.rs`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
@@ -37,6 +39,9 @@ use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
 use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
+
+#[path = "bridge_parts/symbolic.rs"]
+mod symbolic;
 
 /// Cases per operation.
 const CASES: usize = 100_000;
