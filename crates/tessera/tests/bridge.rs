@@ -17,7 +17,7 @@
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
 //! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and the symbolic facts and
 //! decisions (`facts_parse`, `decide_static`, `witness`, `proofs/SymbolicFacts.v`, in
-//! `bridge_parts/symbolic.rs`). This test generates layouts
+//! `bridge/symbolic.rs`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
@@ -40,7 +40,9 @@ use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transf
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
-#[path = "bridge_parts/symbolic.rs"]
+#[path = "bridge/check.rs"]
+mod bridge_check;
+#[path = "bridge/symbolic.rs"]
 mod symbolic;
 
 /// Cases per operation.
