@@ -15,9 +15,11 @@
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
 //! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
-//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and the symbolic facts and
-//! decisions (`facts_parse`, `decide_static`, `witness`, `proofs/SymbolicFacts.v`, in
-//! `bridge/symbolic.rs`). This test generates layouts
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and (in `bridge/check.rs`) the
+//! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
+//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), and (in `bridge/symbolic.rs`) the
+//! symbolic facts and decisions (`facts_parse`, `decide_static`, `witness`,
+//! `proofs/SymbolicFacts.v`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
