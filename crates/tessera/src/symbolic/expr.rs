@@ -87,6 +87,24 @@ impl PartialEq for Name {
 
 impl Eq for Name {}
 
+/// A name compares equal to its text (`Name::new("M") == "M"`), either way round.
+macro_rules! name_eq_text {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Name {
+            fn eq(&self, o: &$t) -> bool {
+                self.bytes() == AsRef::<str>::as_ref(o).as_bytes()
+            }
+        }
+        impl PartialEq<Name> for $t {
+            fn eq(&self, o: &Name) -> bool {
+                o == self
+            }
+        }
+    )*};
+}
+
+name_eq_text!(str, &str, String);
+
 impl PartialOrd for Name {
     fn partial_cmp(&self, o: &Name) -> Option<std::cmp::Ordering> {
         Some(self.cmp(o))
