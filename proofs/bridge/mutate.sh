@@ -13,7 +13,9 @@
 # the ceiling division, the compatibility test), three of right_inverse, four of
 # left_inverse (the place a result mode strides by, the divisibility test,
 # push_coalesced's merge, the overlap test), two of the kernel checker (the copy
-# coverage test's thread count, divides' fact lookup) and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
+# coverage test's thread count, divides' fact lookup) and three of Theorem 5 normalisation, eight of terms/propagate (plan's
+# partly-known test and scan order, terms' forward-step test, size limit and merge
+# order, the IR's resize extent, propagate's merge div/mod and resize sign); then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -40,9 +42,10 @@ comp = "composition_candidates"
 rinv = "right_inverse"
 linv = "left_inverse"
 chk = "copy_coverage checker_divides"
+tp = "terms_and_propagate"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + tp),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -135,6 +138,23 @@ mutants = [
     ("normalization: the inner output keeps the merge",
      "| False -> normalize e fuel' split_b)", "| False -> TSplit (x', f, outer_kind, is_outer))",
      "normalization"),
+    ("plan: a step also runs when its side to compute is partly known",
+     "(match existsb kn (targets tr back) with", "(match False with", tp),
+    ("plan: the backward scan runs in definition order",
+     "      | True -> rev (seq O (ntr s))\n", "      | True -> seq O (ntr s)\n", tp),
+    ("terms: built although a step runs forward",
+     "existsb (fun st -> negb (snd st)) steps", "existsb (fun _ -> False) steps", tp),
+    ("terms: the size limit doubled",
+     "Z.ltb max_term_nodes (rsizes s i)", "Z.ltb (Z.add max_term_nodes max_term_nodes) (rsizes s i)", tp),
+    ("terms: a merge's term swaps its inputs",
+     "| Some b -> upd1 tb out (Some (TMerge (a, b)))", "| Some b -> upd1 tb out (Some (TMerge (b, a)))", tp),
+    ("extents: a resize adds only its left amount",
+     "upd1 ext out (Z.add (ext i) (Z.add l r))", "upd1 ext out (Z.add (ext i) l)", tp),
+    ("propagate: a merge's backward div and mod swapped",
+     "upd1 (upd1 idx o (Z.div (idx out) (ext n0))) n0\n         (Z.modulo (idx out) (ext n0))",
+     "upd1 (upd1 idx o (Z.modulo (idx out) (ext n0))) n0\n         (Z.div (idx out) (ext n0))", tp),
+    ("propagate: a resize's backward step adds its left amount",
+     "| True -> upd1 idx i (Z.sub (idx out) l)", "| True -> upd1 idx i (Z.add (idx out) l)", tp),
     ("backward check: the second domain's wfb not checked",
      "        | True -> wfb l2\n        | False -> False with",
      "        | True -> True\n        | False -> False with", "backward_check"),
@@ -159,6 +179,8 @@ status=0
 for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
   dir="$work/$d"
   name="$(cat "$dir/name")"
+  # MUTATE_ONLY=FILTER runs only the unmutated copy and the mutants of that test (no Rust mutants).
+  if [ -n "${MUTATE_ONLY:-}" ] && [ "$d" != 0 ] && ! grep -qw "$MUTATE_ONLY" "$dir/filters"; then continue; fi
   cp "$here/extracted.mli" "$here/main.ml" "$dir/"
   (cd "$dir" && ocamlopt -o tessera_extracted extracted.mli extracted.ml main.ml 2>/dev/null)
   if (cd "$root" && TESSERA_EXTRACTED="$dir/tessera_extracted" \
@@ -166,7 +188,7 @@ for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
         >"$dir/out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
@@ -175,7 +197,7 @@ done
 # Mutants of Rust's own backward_check (crates/tessera/src/domain/equiv.rs), run against the
 # unmutated extracted code: each edits the source in place (restored on exit) and rebuilds the
 # test binary (about a minute each).
-for m in wfb padding; do
+for m in $([ -z "${MUTATE_ONLY:-}" ] && echo wfb padding); do
   python3 - "$equiv" "$m" <<'PY'
 import sys
 path, which = sys.argv[1], sys.argv[2]
@@ -194,7 +216,7 @@ PY
         >"$work/rust_$m.out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
   cp "$work/equiv.rs.orig" "$equiv"

@@ -15,7 +15,8 @@
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
 //! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
-//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`). This test generates layouts
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and `plan`/`terms`/`propagate`
+//! (`proofs/BackwardRust.v`, in `bridge/backward.rs`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
@@ -37,6 +38,9 @@ use tessera::domain::predicate::{derive, derive_by_theorems, rules, xor_closed};
 use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transform};
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
+
+#[path = "bridge/backward.rs"]
+mod bridge_backward;
 
 /// Cases per operation.
 const CASES: usize = 100_000;
