@@ -58,6 +58,13 @@
      l e1 s1 e2 s2 ...   ->  left_inverseZ [(e1,s1); ...]: its modes, "E" when it
                              refuses (None), prefixed "O " when left_inverse_overlaps
                              (Rust then checks the result by enumeration)
+     Q sm90 kernel rs sa sb stages ra rb e t sc al sbytes cap n
+                         ->  "sum s": smem_sum and suggestion of SmemSum.v (the
+                             checker's shared-storage byte sum and its stage
+                             count suggestion for n stages and capacity cap);
+                             flags 0/1, e = 1 for an epilogue (t, sc, al)
+     M tm tn m n am an   ->  mma_decision tm tn m n am an ("1" or "0"), the TiledMma
+                             part of the checker's coverage obligation (Check.v)
      K T tc vec contig other
                          ->  copy_decision T tc vec contig other ("1" or "0"), the
                              checker's gmem copy coverage test (Check.v)
@@ -491,6 +498,22 @@ let answer line =
       match List.map (fun v -> z_of_int (int_of_string v)) ints with
       | [t; tc; v; c; o] -> if copy_decision t tc v c o = True then "1" else "0"
       | _ -> failwith "K: five integers")
+  | "Q" :: sm90 :: kernel :: rs :: rest -> (
+      let zi s = z_of_int (int_of_string s) in
+      let b s = if s = "1" then True else False in
+      match rest with
+      | [sa; sb; stages; ra; rb; e; t; sc; al; sbytes; cap; n] ->
+          let epi = if e = "1" then Some (Pair (Pair (zi t, zi sc), zi al)) else None in
+          let sum = smem_sum (b sm90) (zi kernel) (b rs) (zi sa) (zi sb) (zi stages) (zi ra) (zi rb)
+              epi (zi sbytes) in
+          let s = suggestion (b sm90) (zi kernel) (b rs) (zi sa) (zi sb) (zi ra) (zi rb) epi
+              (zi sbytes) (zi cap) (zi n) in
+          string_of_int (int_of_z sum) ^ " " ^ string_of_int (int_of_z s)
+      | _ -> failwith "Q: fifteen fields")
+  | "M" :: ints -> (
+      match List.map (fun v -> z_of_int (int_of_string v)) ints with
+      | [tm; tn; m; n; am; an] -> if mma_decision tm tn m n am an = True then "1" else "0"
+      | _ -> failwith "M: six integers")
   | "F" :: d :: kind :: x :: k :: rest ->
       let nat_of s = nat_of_int (int_of_string s) in
       let zi s = z_of_int (int_of_string s) in

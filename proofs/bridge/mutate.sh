@@ -13,9 +13,11 @@
 # the ceiling division, the compatibility test), three of right_inverse, four of
 # left_inverse (the place a result mode strides by, the divisibility test,
 # push_coalesced's merge, the overlap test), two of the kernel checker (the copy
-# coverage test's thread count, divides' fact lookup) and three of Theorem 5 normalisation, eight of terms/propagate (plan's
-# partly-known test and scan order, terms' forward-step test, size limit and merge
-# order, the IR's resize extent, propagate's merge div/mod and resize sign); then two mutants of Rust's backward_check itself
+# coverage test's thread count, divides' fact lookup), three of the checker's
+# TiledMma coverage, shared-storage byte sum and stage search, three of Theorem 5
+# normalisation and eight of terms/propagate (plan's partly-known test and scan order,
+# terms' forward-step test, size limit and merge order, the IR's resize extent,
+# propagate's merge div/mod and resize sign); then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -42,10 +44,11 @@ comp = "composition_candidates"
 rinv = "right_inverse"
 linv = "left_inverse"
 chk = "copy_coverage checker_divides"
+chk2 = "tiled_mma checker_coverage smem_byte_sum"
 tp = "terms_and_propagate"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + tp),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -131,6 +134,13 @@ mutants = [
     ("check: divides takes a divisibility fact about another name",
      "     (match match Nat.eqb m n0 with\n            | True -> Z.eqb (Z.modulo q d) Z0",
      "     (match match True with\n            | True -> Z.eqb (Z.modulo q d) Z0", chk),
+    ("check: the TiledMma test ignores the warps along M",
+     "match Z.eqb (Z.modulo tm (Z.mul m am)) Z0 with", "match Z.eqb (Z.modulo tm m) Z0 with", chk2),
+    ("check: the smem sum does not pad the union to the storage's alignment",
+     "let tens = rup (Z.max mt et) ta in", "let tens = Z.max mt et in", chk2),
+    ("check: the stage search rounds its midpoint down",
+     "Z.add lo (Z.div (Z.add (Z.sub hi lo) (Zpos XH)) (Zpos (XO XH)))",
+     "Z.add lo (Z.div (Z.sub hi lo) (Zpos (XO XH)))", chk2),
     ("normalization: the rewritten outer output not normalised again",
      "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
     ("normalization: rewritten without the divisibility test",

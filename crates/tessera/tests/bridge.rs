@@ -39,6 +39,8 @@ use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transf
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
+#[path = "bridge/check.rs"]
+mod bridge_check;
 #[path = "bridge/backward.rs"]
 mod bridge_backward;
 
