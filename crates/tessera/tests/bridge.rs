@@ -39,10 +39,10 @@ use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transf
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
-#[path = "bridge/check.rs"]
-mod bridge_check;
 #[path = "bridge/backward.rs"]
 mod bridge_backward;
+#[path = "bridge/check.rs"]
+mod bridge_check;
 
 /// Cases per operation.
 const CASES: usize = 100_000;
