@@ -63,6 +63,15 @@
                              checker's shared-storage byte sum and its stage
                              count suggestion for n stages and capacity cap);
                              flags 0/1, e = 1 for an epilogue (t, sc, al)
+     B il span bits n b0 .. b(n-1) e0 .. e(n-1)
+                         ->  "copy smem": to_bytes (copy_bits ..) and to_bytes
+                             (smem_bits ..) of TmaBox.v, box and element strides in
+                             driver order (dimension 0 innermost), il = 1 when
+                             interleaved, span in bytes (0: no swizzle)
+     L bits mode i d1 .. dk
+                         ->  box_elem bits mode [d1; ..] i (TmaBox.v): the element
+                             offset smem::box_layout gives index i of the box
+                             (dims outermost first, mode the driver's swizzle enum)
      M tm tn m n am an   ->  mma_decision tm tn m n am an ("1" or "0"), the TiledMma
                              part of the checker's coverage obligation (Check.v)
      K T tc vec contig other
@@ -510,6 +519,20 @@ let answer line =
               (zi sbytes) (zi cap) (zi n) in
           string_of_int (int_of_z sum) ^ " " ^ string_of_int (int_of_z s)
       | _ -> failwith "Q: fifteen fields")
+  | "B" :: il :: span :: bits :: n :: rest -> (
+      let zi s = z_of_int (int_of_string s) in
+      let n = int_of_string n in
+      let vals = List.map zi rest in
+      if List.length vals <> 2 * n then failwith "B: 2n sizes";
+      let bs = coq_of_list (List.filteri (fun i _ -> i < n) vals) in
+      let es = coq_of_list (List.filteri (fun i _ -> i >= n) vals) in
+      let il = if il = "1" then True else False in
+      let c = to_bytes (copy_bits il bs es (zi bits)) in
+      let m = to_bytes (smem_bits il (zi span) bs es (zi bits)) in
+      string_of_int (int_of_z c) ^ " " ^ string_of_int (int_of_z m))
+  | "L" :: bits :: mode :: i :: dims ->
+      let zi s = z_of_int (int_of_string s) in
+      string_of_int (int_of_z (box_elem (zi bits) (zi mode) (coq_of_list (List.map zi dims)) (zi i)))
   | "M" :: ints -> (
       match List.map (fun v -> z_of_int (int_of_string v)) ints with
       | [tm; tn; m; n; am; an] -> if mma_decision tm tn m n am an = True then "1" else "0"

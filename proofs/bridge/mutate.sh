@@ -14,9 +14,10 @@
 # left_inverse (the place a result mode strides by, the divisibility test,
 # push_coalesced's merge, the overlap test), two of the kernel checker (the copy
 # coverage test's thread count, divides' fact lookup), three of the checker's
-# TiledMma coverage, shared-storage byte sum and stage search, three of Theorem 5
-# normalisation and eight of terms/propagate (plan's partly-known test and scan order,
-# terms' forward-step test, size limit and merge order, the IR's resize extent,
+# TiledMma coverage, shared-storage byte sum and stage search, three of the
+# TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), three of
+# Theorem 5 normalisation and eight of terms/propagate (plan's partly-known test and scan
+# order, terms' forward-step test, size limit and merge order, the IR's resize extent,
 # propagate's merge div/mod and resize sign); then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
@@ -44,7 +45,7 @@ comp = "composition_candidates"
 rinv = "right_inverse"
 linv = "left_inverse"
 chk = "copy_coverage checker_divides"
-chk2 = "tiled_mma checker_coverage smem_byte_sum"
+chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
 tp = "terms_and_propagate"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
@@ -141,6 +142,13 @@ mutants = [
     ("check: the stage search rounds its midpoint down",
      "Z.add lo (Z.div (Z.add (Z.sub hi lo) (Zpos XH)) (Zpos (XO XH)))",
      "Z.add lo (Z.div (Z.sub hi lo) (Zpos (XO XH)))", chk2),
+    ("tma: the copy divides dimension 0 by its element stride without interleave",
+     "              | False -> b), (counts_from bs' es')))",
+     "              | False -> cdiv1 b e), (counts_from bs' es')))", "tma_box"),
+    ("tma: a row narrower than the span is not padded",
+     "  | True -> Z.max row (Z.mul (Zpos (XO (XO (XO XH)))) span)", "  | True -> row", "tma_box"),
+    ("tma: the element swizzle is the byte swizzle, not recast",
+     "let m' = Z.sub (Z.add m (Zpos (XI XH))) (Z.log2 bits) in", "let m' = m in", "tma_box"),
     ("normalization: the rewritten outer output not normalised again",
      "| True -> normalize e fuel' (TMerge (a, split_b))", "| True -> TMerge (a, split_b)", "normalization"),
     ("normalization: rewritten without the divisibility test",

@@ -15,8 +15,10 @@
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
 //! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
-//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and `plan`/`terms`/`propagate`
-//! (`proofs/BackwardRust.v`, in `bridge/backward.rs`). This test generates layouts
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), (in `bridge/check.rs`) the
+//! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
+//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), and (in `bridge/backward.rs`)
+//! `plan`/`terms`/`propagate` (`proofs/BackwardRust.v`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it

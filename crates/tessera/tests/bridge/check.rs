@@ -1,12 +1,15 @@
 //! The bridge for the kernel checker's verdicts (issue 28, item 4): the TiledMma part of the
 //! `coverage` obligation (`proofs/Check.v`) and the shared-storage byte sum of `smem_capacity`
-//! with its stage-count suggestion (`proofs/SmemSum.v`). Included from `tests/bridge.rs`.
+//! with its stage-count suggestion (`proofs/SmemSum.v`), and the TMA box arithmetic on a swizzled
+//! tile (`proofs/TmaBox.v`). Included from `tests/bridge.rs`.
 
 use tessera::check::config::{Epilogue, Kernel, Stages};
 use tessera::check::derive::gmma_name;
 use tessera::check::facts::{Elem, GMMA_M, GMMA_N_MAX, GMMA_N_STEP};
 use tessera::check::rules::{largest_fitting, mma_covers, smem_sum, SmemInputs};
 use tessera::check::{check, Config, Verdict};
+use tessera::tma::smem::box_layout;
+use tessera::tma::{descriptor, DataType, Interleave, Request, Swizzle as TmaSwizzle};
 
 use super::{compare, Rng, CASES};
 
@@ -224,4 +227,129 @@ fn smem_byte_sum_agrees_with_the_extracted_proof() {
     eprintln!("smem sum: {fit} of {CASES} storages fit; {suggested_less} suggestions below n");
     assert!((CASES / 5..=CASES * 4 / 5).contains(&fit));
     compare("smem byte sum", &requests, &rust);
+}
+
+/// A TMA swizzle mode the box layout models (all but `128B_ATOM_32B_FLIP_8B`), or none.
+fn tma_mode(rng: &mut Rng) -> TmaSwizzle {
+    let modes = [
+        TmaSwizzle::None,
+        TmaSwizzle::B32,
+        TmaSwizzle::B64,
+        TmaSwizzle::B128,
+        TmaSwizzle::B128Atom32B,
+        TmaSwizzle::B128Atom64B,
+    ];
+    modes[rng.range(0, modes.len() as i64 - 1) as usize]
+}
+
+/// `tma::descriptor`'s `copy_bytes` (the transaction bytes) and `smem_bytes` (what one box
+/// occupies, rows padded to the swizzle span) on random descriptors against the extracted
+/// `copy_bits` and `smem_bits` (`proofs/TmaBox.v`): the copy moves one element per point of the
+/// box (`copy_points`), and with the rows padded every element lies inside `smem_bits`
+/// (`box_elements_in_smem`, `smem_bits_exact`). Every data type, rank 1 to 5, inner boxes of
+/// whole 16-byte units up to the span (or past it now and then), element strides 1 to 8,
+/// interleave none or (now and then) 16B/32B; the requests the driver's rules refuse are left out.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn tma_box_bytes_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x7BA_B0C5);
+    let types = DataType::all();
+    let (mut requests, mut rust) = (Vec::new(), Vec::new());
+    let (mut drawn, mut padded) = (0, 0);
+    while requests.len() < CASES {
+        drawn += 1;
+        let dt = types[rng.range(0, types.len() as i64 - 1) as usize];
+        let bits = dt.mem_bits();
+        let rank = rng.range(1, 5) as usize;
+        let mode = tma_mode(&mut rng);
+        let span = mode.span().unwrap_or(128);
+        // Box dimension 0 (innermost): whole 16-byte units, at most the span (mostly).
+        let unit = (128 / bits).max(1);
+        let max_units = (8 * span / 128).max(1) as i64;
+        let units = if rng.range(0, 9) == 0 {
+            rng.range(1, 2 * max_units)
+        } else {
+            rng.range(1, max_units)
+        };
+        let mut boxd = vec![(units as u64) * unit];
+        for _ in 1..rank {
+            boxd.push(rng.range(1, 16) as u64);
+        }
+        let shape: Vec<u64> = boxd.iter().map(|&b| b * rng.range(1, 3) as u64).collect();
+        let estr: Vec<u64> = (0..rank)
+            .map(|_| {
+                if rng.range(0, 2) == 0 {
+                    rng.range(1, 8) as u64
+                } else {
+                    1
+                }
+            })
+            .collect();
+        // Tensor order (outermost first) is the reverse of driver order.
+        let rev = |v: &[u64]| v.iter().rev().copied().collect::<Vec<u64>>();
+        let mut r = Request::new(dt, &rev(&shape), &rev(&boxd));
+        r.element_strides = rev(&estr);
+        r.swizzle = mode;
+        r.interleave = match rng.range(0, 9) {
+            0 => Interleave::B16,
+            1 => Interleave::B32,
+            _ => Interleave::None,
+        };
+        let Ok(d) = descriptor(&r) else { continue };
+        padded += usize::from(d.smem_bytes > d.copy_bytes);
+        let il = u8::from(r.interleave != Interleave::None);
+        let sp = mode.span().unwrap_or(0);
+        let mut req = format!("B {il} {sp} {bits} {rank}");
+        for v in boxd.iter().chain(&estr) {
+            req.push_str(&format!(" {v}"));
+        }
+        requests.push(req);
+        rust.push(format!("{} {}", d.copy_bytes, d.smem_bytes));
+    }
+    eprintln!("tma box bytes: {CASES} descriptors of {drawn} drawn, {padded} with padded rows");
+    assert!(padded >= CASES / 10);
+    compare("tma box bytes", &requests, &rust);
+}
+
+/// `tma::smem::box_layout` (the element offsets TMA writes a box with, rows padded to the swizzle
+/// span, the byte swizzle recast to elements) at a random index of a random box against the
+/// extracted `box_elem` (`proofs/TmaBox.v`): unswizzled, the offsets are one to one and inside
+/// the padded box (`box_offset_injective`, `box_offset_fits`); the element swizzle is the byte
+/// swizzle on the element's bytes (`recast`), which keeps every byte in its span-aligned row
+/// (`swizzle_keeps_row`, `swizzled_box_fits`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn tma_box_layout_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0xB0C5_1A70);
+    let types = DataType::all();
+    let (mut requests, mut rust) = (Vec::new(), Vec::new());
+    let mut swizzled = 0;
+    while requests.len() < CASES {
+        let dt = types[rng.range(0, types.len() as i64 - 1) as usize];
+        let mode = tma_mode(&mut rng);
+        let rank = rng.range(1, 4) as usize;
+        let dims: Vec<u64> = (0..rank)
+            .map(|k| {
+                if k + 1 == rank {
+                    rng.range(1, 80) as u64
+                } else {
+                    rng.range(1, 12) as u64
+                }
+            })
+            .collect();
+        let Ok(l) = box_layout(dt, &dims, mode) else {
+            continue;
+        };
+        let size: u64 = dims.iter().product();
+        let i = rng.range(0, size as i64 - 1);
+        swizzled += usize::from(mode != TmaSwizzle::None);
+        let mut req = format!("L {} {} {i}", dt.mem_bits(), mode.cu_value());
+        for d in &dims {
+            req.push_str(&format!(" {d}"));
+        }
+        requests.push(req);
+        rust.push(l.eval(i).expect("eval").to_string());
+    }
+    eprintln!("tma box layout: {CASES} boxes, {swizzled} swizzled");
+    compare("tma box layout", &requests, &rust);
 }
