@@ -16,9 +16,12 @@
 # coverage test's thread count, divides' fact lookup), three of the checker's
 # TiledMma coverage, shared-storage byte sum and stage search, three of the
 # TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), three of
-# Theorem 5 normalisation and eight of terms/propagate (plan's partly-known test and scan
-# order, terms' forward-step test, size limit and merge order, the IR's resize extent,
-# propagate's merge div/mod and resize sign); then two mutants of Rust's backward_check itself
+# Theorem 5 normalisation, seven of the symbolic facts (SymbolicFacts.v: the CRT residue,
+# the lower bound's max, a lower bound's rounding, decide_zero's gcd test, the constant
+# divisor's constant term, an interval mirror, the witness) and eight of terms/propagate
+# (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
+# order, the IR's resize extent, propagate's merge div/mod and resize sign); then two
+# mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  For each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
@@ -181,6 +184,25 @@ mutants = [
      "          (match match True with\n                 | True -> True\n", "backward_check"),
     ("backward check: in_range without the positive extent test",
      "match Z.ltb Z0 (extent0 e b) with", "match True with", "backward_check"),
+    ("symbolic facts: CRT keeps the old residue",
+     "Ok { am = l; ar = (Z.modulo x l); alo = e.alo; ahi = e.ahi }",
+     "Ok { am = l; ar = e.ar; alo = e.alo; ahi = e.ahi }", "symbolic_facts"),
+    ("symbolic facts: a lower bound replaces the previous one",
+     "Ok { am = e.am; ar = e.ar; alo = (Some (omax e.alo c)); ahi = e.ahi }",
+     "Ok { am = e.am; ar = e.ar; alo = (Some c); ahi = e.ahi }", "symbolic_facts"),
+    ("symbolic facts: a > 0 lower bound rounds down",
+     "      | False -> KLo (ceil_div_i nb a))", "      | False -> KLo (Z.div nb a))", "symbolic_facts"),
+    ("symbolic facts: decide_zero without the gcd refutation",
+     "           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n           | False -> False with\n     | True -> Some False",
+     "           | True -> False\n           | False -> False with\n     | True -> Some False", "symbolic_facts"),
+    ("symbolic facts: constant divisor proved without the constant term",
+     "                  | True -> Z.eqb (Z.modulo b c) Z0\n                  | False -> False with\n            | True -> Some True",
+     "                  | True -> True\n                  | False -> False with\n            | True -> Some True", "symbolic_facts"),
+    ("symbolic facts: interval product without its first mirror",
+     "                 | True -> ineg (imul_pos (ineg i) j)\n                 | False ->\n                   (match match isneg j.hi with",
+     "                 | True -> top\n                 | False ->\n                   (match match isneg j.hi with", "symbolic_facts"),
+    ("symbolic facts: the witness one step above x0",
+     "  | Some i -> i.ix0\n  | None -> Zpos XH", "  | Some i -> Z.add i.ix0 i.im\n  | None -> Zpos XH", "symbolic_facts"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

@@ -17,8 +17,10 @@
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
 //! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), (in `bridge/check.rs`) the
 //! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
-//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), and (in `bridge/backward.rs`)
-//! `plan`/`terms`/`propagate` (`proofs/BackwardRust.v`). This test generates layouts
+//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), (in `bridge/symbolic.rs`) the
+//! symbolic facts and decisions (`facts_parse`, `decide_static`, `witness`,
+//! `proofs/SymbolicFacts.v`), and (in `bridge/backward.rs`) `plan`/`terms`/`propagate`
+//! (`proofs/BackwardRust.v`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
@@ -45,6 +47,8 @@ use tessera::Layout;
 mod bridge_backward;
 #[path = "bridge/check.rs"]
 mod bridge_check;
+#[path = "bridge/symbolic.rs"]
+mod symbolic;
 
 /// Cases per operation.
 const CASES: usize = 100_000;
