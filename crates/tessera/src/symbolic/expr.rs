@@ -243,8 +243,8 @@ impl fmt::Debug for Mono {
     }
 }
 
-/// A term list under construction.
-type Terms = Vec<(Mono, i64)>;
+/// A term list under construction (on the stack up to four terms).
+type Terms = smallvec::SmallVec<[(Mono, i64); 4]>;
 
 /// The terms of a polynomial, shared: a clone copies no term list (a single term, the common
 /// case, is stored inline; longer lists are shared). Compares, orders and hashes as the slice.
@@ -278,7 +278,7 @@ impl From<Terms> for TermList {
         match v.len() {
             0 => TermList::Zero,
             1 => v.pop().map_or(TermList::Zero, TermList::One),
-            _ => TermList::Many(Arc::from(v)),
+            _ => TermList::Many(Arc::from(v.as_slice())),
         }
     }
 }
@@ -326,6 +326,12 @@ fn ovf(what: &str) -> SymError {
 }
 
 fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
+    if a.is_empty() {
+        return Ok(b.clone());
+    }
+    if b.is_empty() {
+        return Ok(a.clone());
+    }
     let mut out: Vec<(Atom, u32)> = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
@@ -520,6 +526,9 @@ impl Poly {
     pub fn scale(&self, c: i64) -> Result<Poly, SymError> {
         if c == 0 {
             return Ok(Poly::default());
+        }
+        if c == 1 {
+            return Ok(self.clone());
         }
         let mut t = Terms::with_capacity(self.terms.len());
         for (m, k) in self.terms.iter() {

@@ -338,10 +338,27 @@ pub struct NameInfo {
 
 /// A fact base over names. Cloning is cheap (the base is shared; strengthening a clone copies it
 /// first).
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Facts {
     b: Arc<Base>,
+    /// Identifies this content among the fact bases made so far (a clone keeps it, a change
+    /// takes a new one); 0 for the empty base.
+    id: u64,
 }
+
+fn fresh_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Equal when the facts are (whatever their history).
+impl PartialEq for Facts {
+    fn eq(&self, o: &Facts) -> bool {
+        self.b == o.b
+    }
+}
+
+impl Eq for Facts {}
 
 impl fmt::Debug for Facts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -634,7 +651,10 @@ impl Facts {
             b.raw.extend(raw);
         }
         b.rebuild()?;
-        Ok(Facts { b: Arc::new(b) })
+        Ok(Facts {
+            b: Arc::new(b),
+            id: fresh_id(),
+        })
     }
 
     /// The facts as given.
@@ -738,6 +758,8 @@ impl Facts {
             // A failed rebuild changes nothing but `raw`.
             if b.rebuild().is_err() {
                 b.raw.pop();
+            } else {
+                self.id = fresh_id();
             }
         }
     }
@@ -748,6 +770,7 @@ impl Facts {
     /// Pre: none. Post: the facts are rebuilt; an explicit bound still applies.
     /// Example: `local_tile`'s `(bm,bk)` are `>= 0`.
     pub fn set_nonnegative(&mut self, names: &[String]) -> Result<(), SymError> {
+        self.id = fresh_id();
         let b = Arc::make_mut(&mut self.b);
         for n in names {
             if !b.nonneg.contains(n) {
@@ -912,6 +935,20 @@ impl Facts {
         self.decide_static(p)
     }
 
+    /// [`Facts::decide_quick`] remembering, in `memo`, the quotient atoms rewritten in quotient
+    /// variables (forgotten when the facts are not those it was filled under).
+    pub(crate) fn decide_quick_memo(
+        &self,
+        p: &Pred,
+        memo: &mut AtomMemo,
+    ) -> Result<Option<bool>, SymError> {
+        if memo.id != self.id {
+            memo.v.clear();
+            memo.id = self.id;
+        }
+        self.decide_static_m(p, memo)
+    }
+
     /// Rewrites quotients the facts make exact: `ceil_div(p, q)` becomes `p/q` and `p % q`
     /// becomes 0 when `q | p` is proved (`ceil_div(M,128)` prints `M/128` under `M % 128 == 0`).
     ///
@@ -958,6 +995,10 @@ impl Facts {
     }
 
     fn decide_static(&self, p: &Pred) -> Result<Option<bool>, SymError> {
+        self.decide_static_m(p, &mut AtomMemo::default())
+    }
+
+    fn decide_static_m(&self, p: &Pred, memo: &mut AtomMemo) -> Result<Option<bool>, SymError> {
         // A comparison whose sides differ by a constant needs no rewriting.
         if matches!(p.rel, Rel::Ge | Rel::Eq | Rel::Ne) {
             if let Some(d) = p.lhs.const_diff(&p.rhs) {
@@ -968,7 +1009,7 @@ impl Facts {
                 }));
             }
         }
-        if let Some(v) = self.decide_linear(p) {
+        if let Some(v) = self.decide_linear(p, memo) {
             return Ok(v);
         }
         self.decide_general(p)
@@ -1004,12 +1045,12 @@ impl Facts {
     /// names, or values large enough that the general path's checked arithmetic could
     /// overflow). The answer is the general path's, step for step: the same rewriting in
     /// quotient variables ([`Lin`] holds what `to_y` would build) and the same tests.
-    fn decide_linear(&self, p: &Pred) -> Option<Option<bool>> {
+    fn decide_linear(&self, p: &Pred, memo: &mut AtomMemo) -> Option<Option<bool>> {
         match p.rel {
             Rel::Ge | Rel::Eq | Rel::Ne => {
                 let mut d = Lin::default();
-                d.add(self, &p.lhs, 1)?;
-                d.add(self, &p.rhs, -1)?;
+                d.add(self, &p.lhs, 1, memo)?;
+                d.add(self, &p.rhs, -1, memo)?;
                 Some(match p.rel {
                     Rel::Ge => {
                         let iv = d.interval();
@@ -1028,7 +1069,7 @@ impl Facts {
             Rel::Divides | Rel::NotDivides => {
                 let q = p.lhs.as_const()?;
                 let mut py = Lin::default();
-                py.add(self, &p.rhs, 1)?;
+                py.add(self, &p.rhs, 1, memo)?;
                 let v = if py.t.is_empty() && py.c == 0 {
                     Some(true)
                 } else if q == 0 {
@@ -1279,6 +1320,20 @@ fn single_name(p: &Poly) -> Option<(String, i64, i64)> {
     Some((n, a, p.constant_term()))
 }
 
+/// Quotient atoms already rewritten in quotient variables under one state of the facts (what
+/// `Facts::to_y` substitutes for them), for the decisions of one computation ([`super::Ctx`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AtomMemo {
+    /// The `Facts::id` the atoms were rewritten under.
+    id: u64,
+    v: Vec<(Atom, Poly)>,
+}
+
+impl AtomMemo {
+    /// At most this many atoms are remembered.
+    const CAP: usize = 16;
+}
+
 /// A polynomial of degree 1 in names and quotient atoms rewritten in quotient variables
 /// (`X ↦ x0 + m*X'`, a defined name through its definition), as `Facts::to_y` would build it,
 /// without building it: the constant and the coefficient of each atom of the result (a quotient
@@ -1326,7 +1381,7 @@ impl Lin {
 
     /// Adds `sign * p`; `None` when `p` (or an atom rewritten) has a product of atoms or a
     /// power, when rewriting fails, or when the values grow too large.
-    fn add(&mut self, f: &Facts, p: &Poly, sign: i128) -> Option<()> {
+    fn add(&mut self, f: &Facts, p: &Poly, sign: i128, memo: &mut AtomMemo) -> Option<()> {
         for (m, c) in p.terms() {
             let c = self.bump(sign * i128::from(*c))?;
             match m.as_slice() {
@@ -1354,7 +1409,16 @@ impl Lin {
                     self.term(Atom::Name(Name::new(y).primed()), coef, iv)?;
                 }
                 [(a, 1)] => {
-                    let base = a.substitute(&|n| f.yform_of(n)).ok()?;
+                    let base = match memo.v.iter().find(|e| e.0 == *a) {
+                        Some(e) => e.1.clone(),
+                        None => {
+                            let b = a.substitute(&|n| f.yform_of(n)).ok()?;
+                            if memo.v.len() < AtomMemo::CAP {
+                                memo.v.push((a.clone(), b.clone()));
+                            }
+                            b
+                        }
+                    };
                     for (bm, k) in base.terms() {
                         let k = self.bump(c * i128::from(*k))?;
                         match bm.as_slice() {
@@ -1772,6 +1836,7 @@ mod tests {
         ];
         let mut r = Rng(0x5EED_1234_ABCD_0001);
         let (mut fast, mut cases) = (0usize, 0usize);
+        let mut memo = AtomMemo::default();
         while cases < 6000 {
             let k = r.pick(4);
             let chosen: Vec<&str> = (0..k).map(|_| pool[r.pick(pool.len())]).collect();
@@ -1796,10 +1861,19 @@ mod tests {
             };
             cases += 1;
             let general = facts.decide_general(&p);
-            if let Some(v) = facts.decide_linear(&p) {
+            if let Some(v) = facts.decide_linear(&p, &mut AtomMemo::default()) {
                 fast += 1;
                 assert_eq!(Ok(v), general, "{p} under {chosen:?}");
             }
+            // One memo across every case (and fact base): atoms rewritten under other facts
+            // are forgotten.
+            let quick = facts.decide_quick_memo(&p, &mut memo);
+            assert_eq!(quick.ok(), general.clone().ok(), "{p} under {chosen:?}");
+            assert_eq!(
+                facts.decide_quick(&p).ok(),
+                general.ok(),
+                "{p} under {chosen:?}"
+            );
         }
         // Most cases take the fast path; the huge coefficients fall back.
         assert!(fast > cases / 3, "{fast} of {cases}");

@@ -27,7 +27,7 @@ impl Node {
     ///
     /// Pre: none. Post: colexicographic leaf order. Example: `((2,M),K)` has 3 leaves.
     pub fn leaves(&self) -> Vec<(Poly, Poly)> {
-        let mut v = Vec::new();
+        let mut v = Vec::with_capacity(self.leaf_count());
         self.push_leaves(&mut v);
         v
     }

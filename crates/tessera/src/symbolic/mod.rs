@@ -173,6 +173,9 @@ pub struct Ctx {
     pub facts: Facts,
     /// The guards so far.
     pub guards: Vec<Guard>,
+    /// Quotient atoms rewritten by the decisions so far (under the facts they were rewritten
+    /// under: forgotten when `facts` changes).
+    memo: facts::AtomMemo,
 }
 
 impl Ctx {
@@ -183,10 +186,11 @@ impl Ctx {
         Ctx {
             facts,
             guards: Vec::new(),
+            memo: facts::AtomMemo::default(),
         }
     }
 
-    pub(crate) fn decide_fast(&self, p: &Pred) -> Result<Option<bool>, SymError> {
+    pub(crate) fn decide_fast(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
         // The guards gathered so far count as facts too (literally, when they recur).
         if !self.guards.is_empty() {
             if self.guards.iter().any(|g| &g.pred == p) {
@@ -200,7 +204,7 @@ impl Ctx {
                 return Ok(Some(false));
             }
         }
-        self.facts.decide_quick(p)
+        self.facts.decide_quick_memo(p, &mut self.memo)
     }
 
     fn push(&mut self, p: Pred, op: &'static str) {

@@ -33,10 +33,20 @@ pub fn size(_ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
 }
 
 pub(crate) fn size_node(n: &Node) -> Result<Poly, SymError> {
-    let mut acc = c(1);
-    for (s, _) in n.leaves() {
-        acc = acc.mul(&s)?;
+    // The product of the shapes in leaf order, read in place.
+    fn go(n: &Node, acc: &mut Poly) -> Result<(), SymError> {
+        match n {
+            Node::Leaf(s, _) => *acc = acc.mul(s)?,
+            Node::Tuple(ms) => {
+                for m in ms {
+                    go(m, acc)?;
+                }
+            }
+        }
+        Ok(())
     }
+    let mut acc = c(1);
+    go(n, &mut acc)?;
     Ok(acc)
 }
 
@@ -184,8 +194,8 @@ fn coalesce_leaves_x(
     extend: bool,
 ) -> Result<Vec<(Poly, Poly)>, SymError> {
     // (shape, stride, some member is known not to be 1)
-    let mut out: Vec<(Poly, Poly, bool)> = Vec::new();
     let leaves = n.leaves();
+    let mut out: Vec<(Poly, Poly, bool)> = Vec::with_capacity(leaves.len());
     let count = leaves.len();
     for (i, (s, d)) in leaves.into_iter().enumerate() {
         let last = extend && i + 1 == count;
