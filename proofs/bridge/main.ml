@@ -98,6 +98,15 @@
                              the guards ("REL LHS RHS", terms sorted) and the strengthened
                              facts (as for "P"), where STEP is
                              "b prefer REL LHS RHS" (Ctx::branch) or "r 0 REL LHS RHS" (require)
+     X n E0 .. E(n-1) T TR1 .. TRT L l1 .. lL P v0 .. v(n-1)
+                         ->  BackwardRust.v on the schedule with n IterDomains (extents E),
+                             transforms TR ("0 in outer inner f outer_kind", "1 outer inner
+                             out", "2 in out l r", "3 x y out_x out_y") and loop domain l:
+                             "PLAN | TERMS | EXTS IDX", where PLAN is plan's steps "t:b .."
+                             (b = 1 backward) or "EO t", "EU i", "EV", "EF"; TERMS is "-"
+                             (rterms None) or every id's TERM joined by " ; "; with P = 1,
+                             EXTS IDX are rext and rpropagate from the start vector v (n
+                             values each), else "-"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -482,6 +491,49 @@ let facts_request tokens =
               ^ String.concat " " (List.map wit names))
       | [] -> failwith "P: missing relation")
   | [] -> failwith "P: missing count"
+let backward_rust_request ints =
+  let n = nat_of_int and z = z_of_int and b v = if v = 0 then False else True in
+  let int_item = function x :: r -> (x, r) | [] -> failwith "X: truncated" in
+  let tr_item = function
+    | 0 :: i :: o :: inn :: f :: k :: rest -> (RSplit (n i, n o, n inn, z f, b k), rest)
+    | 1 :: o :: inn :: out :: rest -> (RMerge (n o, n inn, n out), rest)
+    | 2 :: i :: o :: l :: r :: rest -> (RResize (n i, n o, z l, z r), rest)
+    | 3 :: x :: y :: ox :: oy :: rest -> (RSwizzle (n x, n y, n ox, n oy), rest)
+    | _ -> failwith "X: bad transform" in
+  match ints with
+  | nids :: rest -> (
+      let exts, rest = take nids int_item rest in
+      let t, rest = int_item rest in
+      let trs, rest = take t tr_item rest in
+      let nl, rest = int_item rest in
+      let loops, rest = take nl int_item rest in
+      let s = { sext = coq_of_list (List.map z exts); strs = coq_of_list trs;
+                sloop = coq_of_list (List.map n loops) } in
+      let ids = List.init nids (fun i -> i) in
+      let plan_s = plan s in
+      let p = match plan_s with
+        | POk steps ->
+            String.concat " " (List.map (fun (Pair (t, bk)) ->
+                string_of_int (int_of_nat t) ^ ":" ^ (if bk = True then "1" else "0"))
+                (list_of_coq steps))
+        | POver t -> "EO " ^ string_of_int (int_of_nat t)
+        | PUnder i -> "EU " ^ string_of_int (int_of_nat i)
+        | PInvalid -> "EV"
+        | PFuel -> "EF" in
+      let ts = match rterms s with
+        | None -> "-"
+        | Some ts -> String.concat " ; " (List.map show_term (list_of_coq ts)) in
+      let vals = match rest, plan_s with
+        | 1 :: rest, POk steps ->
+            let v0, rest = take nids int_item rest in
+            if rest <> [] then failwith "X: trailing integers";
+            let v0 = Array.of_list v0 in
+            let idx i = let i = int_of_nat i in if i < nids then z v0.(i) else Z0 in
+            let show f = String.concat " " (List.map (fun i -> string_of_int (int_of_z (f (n i)))) ids) in
+            show (rext s) ^ " " ^ show (rpropagate s steps idx)
+        | _ -> "-" in
+      p ^ " | " ^ ts ^ " | " ^ vals)
+  | [] -> failwith "X: missing ids"
 
 (* "G k FACT1 .. FACTk s STEP1 .. STEPs": ctx_run (SymbolicFacts.v), where STEP is
    "b prefer REL LHS RHS" (Ctx::branch) or "r 0 REL LHS RHS" (Ctx::require); answers
@@ -608,6 +660,7 @@ let answer line =
   | "P" :: tokens -> facts_request tokens
   | "G" :: tokens -> ctx_request tokens
   | "N" :: tokens -> normalize_request tokens
+  | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->
       show (right_inverseZ (coq_of_list (modes_of_ints (List.map int_of_string ints))))
   | "l" :: ints ->
