@@ -7,7 +7,8 @@
 
 From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
-  SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check.
+  SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check
+  SmemSum TmaBox SymbolicFacts BackwardRust.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
@@ -15,4 +16,7 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   facts_of known_divisor lower_bound divides at_least ceval swizzled
   closure dropped rust_rules enum_pass_ids
   backward_check split_inners_loop wfb merges_in_range rust_compose right_inverseZ
-  normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides.
+  normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
+  mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
+  facts_parse decide_static witness
+  plan rterms rext rpropagate.

@@ -196,6 +196,20 @@ pub(crate) fn svg_of(l: &Layout) -> Option<String> {
         .map(|p| tessera::render::html::fit_svg(&p.svg))
 }
 
+/// The error of `Layout(text)` for a text with runtime extents, or with `assume=`.
+fn sym_hint(text: &str, names: &[String]) -> String {
+    let what = if names.is_empty() {
+        "facts (assume=) are about runtime extents".to_string()
+    } else {
+        format!("`{text}` has runtime extents ({})", names.join(", "))
+    };
+    format!(
+        "Layout takes integer leaves, and {what}: a layout over runtime extents is a \
+         tessera.SymLayout, e.g. tessera.SymLayout({text:?}, assume=[...]); its operations return \
+         results with .guards, and .subs(M=4096) instantiates it (docs/symbolic.md)"
+    )
+}
+
 /// `tessera.Layout`: a CuTe layout, written and printed in CuTe C++ notation.
 #[pyclass(module = "tessera._tessera", name = "Layout", frozen, sequence)]
 #[repr(transparent)]
@@ -207,18 +221,40 @@ pub struct TLayout {
 impl TLayout {
     /// `Layout("(2,(2,2)):(4,(2,1))")`, `Layout(shape)` (compact column-major, as C++
     /// `make_layout(shape)`), or `Layout(shape, stride)` with Python ints and tuples.
+    ///
+    /// Pre: integer leaves. A text with runtime extents (`(M,K):(K,1)`), or `assume=`, is a
+    /// `SymLayout`: the error says so (a constructor cannot return another class).
     #[new]
-    #[pyo3(signature = (shape, stride = None))]
-    fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (shape, stride = None, *, assume = None))]
+    fn new(
+        shape: &Bound<'_, PyAny>,
+        stride: Option<&Bound<'_, PyAny>>,
+        assume: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         if let Ok(s) = shape.downcast::<PyString>() {
             if stride.is_some_and(|d| !d.is_none()) {
                 return Err(PyTypeError::new_err(
                     "Layout(text) takes no stride: write it in the text (shape:stride)",
                 ));
             }
+            let text = s.to_cow()?;
+            let parsed = text.parse::<Layout>();
+            let names = text
+                .parse::<tessera::symbolic::SymLayout>()
+                .map(|l| l.names())
+                .unwrap_or_default();
+            if (parsed.is_err() && !names.is_empty()) || assume.is_some_and(|a| !a.is_none()) {
+                return Err(PyTypeError::new_err(sym_hint(&text, &names)));
+            }
             return Ok(TLayout {
-                l: s.to_cow()?.parse::<Layout>().map_err(raise)?,
+                l: parsed.map_err(raise)?,
             });
+        }
+        if assume.is_some_and(|a| !a.is_none()) {
+            return Err(PyTypeError::new_err(
+                "Layout(shape, stride) takes no assume=: facts are about runtime extents, which \
+                 a SymLayout holds: tessera.SymLayout(\"(M,K):(K,1)\", assume=[\"M % 128 == 0\"])",
+            ));
         }
         if let Some(l) = native(shape) {
             return Ok(TLayout { l });

@@ -79,3 +79,25 @@ def test_symbolic_operations_instantiate_to_the_integer_answer(name, args):
     for m, k in ((8, 16), (16, 32)):
         want = getattr(tessera, name)(tessera.Layout((m, k), (k, 1)), *args)
         assert as_function(r.subs(M=m, K=k)) == as_function(want), (name, m, k, str(r), r.guards)
+
+
+def test_layout_with_runtime_extents_points_to_symlayout():
+    # The spelling, `Layout("(M,K):(K,1)", assume=[...])`, cannot return a SymLayout
+    # (a native constructor returns its own class): the error teaches the one that works.
+    with pytest.raises(TypeError, match=r"runtime extents \(K, M\)|runtime extents \(M, K\)") as e:
+        tessera.Layout("(M,K):(K,1)")
+    assert 'tessera.SymLayout("(M,K):(K,1)", assume=[...])' in str(e.value)
+    with pytest.raises(TypeError, match="SymLayout"):
+        tessera.Layout("(M,K):(K,1)", assume=["M % 128 == 0"])
+    with pytest.raises(TypeError, match="SymLayout"):
+        tessera.Layout("(4,8):(8,1)", assume=["M % 128 == 0"])
+    with pytest.raises(TypeError, match="assume="):
+        tessera.Layout((4, 8), (8, 1), assume=["M % 128 == 0"])
+    # What the error says works, and integer texts are unchanged.
+    s = tessera.SymLayout("(M,K):(K,1)", assume=["M % 128 == 0"])
+    assert str(s.subs(M=256, K=64)) == "(256,64):(64,1)"
+    assert tessera.Layout("(4,8):(8,1)") == tessera.Layout((4, 8), (8, 1))
+    # A malformed integer text keeps its parse error (no names: not a symbolic layout).
+    with pytest.raises(Exception) as e:
+        tessera.Layout("(4,8):(8,")
+    assert not isinstance(e.value, TypeError)

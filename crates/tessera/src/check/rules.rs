@@ -207,6 +207,176 @@ pub fn copy_covers(threads: u64, tc: u64, vec: u64, contig: u64, other: u64) -> 
     threads.is_multiple_of(tc) && contig.is_multiple_of(tc * vec) && other.is_multiple_of(rows)
 }
 
+/// Whether the TiledMma (its `m × n` MMA atom repeated over `am × an` warps or warpgroups, each
+/// taking a floor partition of whole atoms) computes every element of the `tm × tn` C tile by
+/// exactly one (thread, value): the C part of the `coverage` obligation. `mma_decision_iff`
+/// (`proofs/Check.v`) proves the test equivalent to enumerating the TiledMma, for every atom
+/// whose C layout is a bijection (bridged in `tests/bridge_check.rs`).
+///
+/// Pre: none. Post: `m·am > 0 && n·an > 0 && tm % (m·am) == 0 && tn % (n·an) == 0` (products
+/// saturate; a saturated product divides no tile below `u64::MAX`).
+/// Example: `mma_covers(128, 128, 64, 128, 2, 1) == true`, `mma_covers(96, 128, 64, 128, 2, 1) == false`.
+#[doc(hidden)]
+pub fn mma_covers(tm: u64, tn: u64, m: u64, n: u64, am: u64, an: u64) -> bool {
+    let (qm, qn) = (m.saturating_mul(am), n.saturating_mul(an));
+    qm > 0 && qn > 0 && tm.is_multiple_of(qm) && tn.is_multiple_of(qn)
+}
+
+/// What the shared-storage byte sum of `smem_capacity` reads from a configuration (a hook for the
+/// bridge to the proofs, `tests/bridge/check.rs`; `run` fills it).
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmemInputs {
+    /// An SM90 kernel (TMA, warp-specialized); otherwise SM80's multistage mainloop.
+    pub sm90: bool,
+    /// The kernel schedule (its `SharedStorage` layout).
+    pub kernel: Kernel,
+    /// A from registers (the RS mainloop aligns each buffer to its swizzle).
+    pub rs: bool,
+    /// Bytes of one stage of A and of B.
+    pub sa: u64,
+    /// See [`SmemInputs::sa`].
+    pub sb: u64,
+    /// The stage count.
+    pub stages: u64,
+    /// The swizzle repeat of A's and B's smem atoms, when they have one.
+    pub repeat_a: Option<u64>,
+    /// See [`SmemInputs::repeat_a`].
+    pub repeat_b: Option<u64>,
+    /// The TMA epilogue's `(tensor storage bytes, C stages, alignment)`, when it has one.
+    pub epi: Option<(u64, u64, u64)>,
+    /// SM80: bytes of one stage of A and B together.
+    pub stage_bytes: u64,
+}
+
+/// The shared-storage byte sum of the `smem_capacity` obligation: CUTLASS's `SharedStorage` of
+/// the kernel (mainloop A/B buffers per stage, epilogue tensors, pipeline barriers, the order
+/// barriers and tile scheduler, each member at the next offset aligned to its alignment, each
+/// struct padded to its own), with the parts listed for the report. `proofs/SmemSum.v`
+/// transcribes it (`smem_sum`) and proves it the end of a layout of disjoint, aligned byte ranges
+/// (`smem_sum_is_layout`, `smem_layout_disjoint`), growing with the stage count.
+///
+/// Pre: none. Post: the exact sum when it is below `u64::MAX` (every step saturates, so a sum
+/// past it reads `u64::MAX` and exceeds every capacity). Example: SM80 with 2 stages of 32 KiB
+/// gives 65,536.
+#[doc(hidden)]
+pub fn smem_sum(s: &SmemInputs) -> (u64, Vec<(String, u64)>) {
+    let mut parts: Vec<(String, u64)> = Vec::new();
+    let total = if s.sm90 {
+        let a_bytes = s.sa.saturating_mul(s.stages);
+        let b_bytes = s.sb.saturating_mul(s.stages);
+        // SS mainloop: TensorStorage is an aligned_struct<128>; the RS mainloop aligns each
+        // buffer and the struct to its swizzle (alignment_for_swizzle: the repeat, 128 for INTER).
+        let rep = |r: Option<u64>| r.map_or(128, |r| r.max(128));
+        let (align_a, align_b, main_align) = if s.rs {
+            let (x, y) = (rep(s.repeat_a), rep(s.repeat_b));
+            (x, y, x.max(y))
+        } else {
+            (16, 16, 128)
+        };
+        let main_tensors = round_up(
+            round_up(round_up(a_bytes, align_a), align_b).saturating_add(b_bytes),
+            main_align,
+        );
+        // Saturating throughout: a saturated sum exceeds every capacity below u64::MAX, so the
+        // verdict stays that of the exact sum (a wrapped one could pass; `stages` is unbounded).
+        let main_pipe = (2 * facts::MBARRIER_BYTES).saturating_mul(s.stages);
+        let (epi_tensors, epi_pipe, epi_align) = match s.epi {
+            Some((tensors, stages_c, align)) => (
+                tensors,
+                (2 * facts::MBARRIER_BYTES).saturating_mul(stages_c),
+                align,
+            ),
+            None => (1, 1, 1),
+        };
+        parts.push((format!("A: {} stages × {}", s.stages, s.sa), a_bytes));
+        parts.push((format!("B: {} stages × {}", s.stages, s.sb), b_bytes));
+        parts.push((
+            "mainloop barriers (full + empty per stage)".into(),
+            main_pipe,
+        ));
+        parts.push((
+            "epilogue storage (C/D buffers, fusion)".into(),
+            if s.epi.is_some() { epi_tensors } else { 0 },
+        ));
+        parts.push((
+            "epilogue load barriers".into(),
+            if s.epi.is_some() { epi_pipe } else { 0 },
+        ));
+        // The TensorStorage aligns to the largest member alignment (128 for the mainloop,
+        // alignment_for_swizzle of C/D for the epilogue).
+        let t_align = epi_align.max(main_align);
+        let sum = match s.kernel {
+            Kernel::TmaWs => {
+                // SharedStorage { union { mainloop; epilogue } tensors; pipelines { mainloop; epi_load } }.
+                let tens = round_up(main_tensors.max(epi_tensors), t_align);
+                let pipes = round_up(main_pipe, 16).saturating_add(round_up(epi_pipe, 16));
+                round_up(tens.saturating_add(pipes), t_align)
+            }
+            _ => {
+                // SharedStorage { pipelines { mainloop; epi_load; [math order]; load order };
+                //   alignas(16) scheduler; TensorStorage { epilogue; mainloop } tensors }.
+                let order = 2 * facts::MBARRIER_BYTES;
+                let math = if s.kernel == Kernel::TmaWsPingpong {
+                    4 * facts::MBARRIER_BYTES
+                } else {
+                    0
+                };
+                let pipelines = round_up(main_pipe, 16)
+                    .saturating_add(round_up(epi_pipe, 16))
+                    .saturating_add(round_up(order, 16))
+                    .saturating_add(round_up(math, 16));
+                let sched = 16;
+                parts.push((
+                    "order barriers and tile scheduler".into(),
+                    order + math + sched,
+                ));
+                let offset = round_up(pipelines.saturating_add(sched), t_align);
+                let tens = round_up(
+                    round_up(epi_tensors, main_align).saturating_add(main_tensors),
+                    t_align,
+                );
+                round_up(offset.saturating_add(tens), t_align)
+            }
+        };
+        let listed = parts.iter().fold(0u64, |a, p| a.saturating_add(p.1));
+        parts.push(("alignment padding".into(), sum.saturating_sub(listed)));
+        sum
+    } else {
+        let main = s.stage_bytes.saturating_mul(s.stages);
+        parts.push((
+            format!("A + B: {} stages × {}", s.stages, s.stage_bytes),
+            main,
+        ));
+        main
+    };
+    (total, parts)
+}
+
+/// The largest stage count in `[2, n − 1]` for which `fits` holds, `2` when none does (`n` itself
+/// when `n <= 2`): a binary search, right when `fits` holds below some count and fails above it
+/// (the byte sum grows with the stages: `smem_sum_monotone`; the search is `largest_fitting` of
+/// `proofs/SmemSum.v`, proved in `largest_fitting_correct`).
+///
+/// Pre: `fits` is monotone (true, then false). Post: as above, with O(log n) calls.
+/// Example: `largest_fitting(10, |s| s <= 6) == 6`.
+#[doc(hidden)]
+pub fn largest_fitting(n: u64, fits: impl Fn(u64) -> bool) -> u64 {
+    if n <= 2 {
+        return n;
+    }
+    let (mut lo, mut hi) = (2, n - 1);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
 /// A representative value of an extent for descriptor rules (static value, a stated value, or
 /// a multiple of the tile).
 fn representative(e: &Extent, tile: u64, facts: &[Fact]) -> u64 {
@@ -573,10 +743,8 @@ pub fn run(c: &Config) -> Run {
         tiled[2],
         mma_threads
     );
-    let mut tile_ok = true;
     let names = ["M", "N", "K"];
     if sm90 && c.kernel == Kernel::TmaWsCooperative && c.atom_layout.is_none() && tm % 128 != 0 {
-        tile_ok = false;
         x.refute(
             "tile_mma",
             &["tile", "kernel"],
@@ -609,7 +777,6 @@ pub fn run(c: &Config) -> Run {
             }
         }
         if let Some(&i) = bad.first() {
-            tile_ok = false;
             let t = c.tile[i];
             let q = tiled[i].max(1);
             let what = if atom_layout[i] == 1 {
@@ -1358,92 +1525,21 @@ pub fn run(c: &Config) -> Run {
             format!("{stages} stages ({source})"),
         );
     }
-    let mut parts: Vec<(String, u64)> = Vec::new();
-    let total = if sm90 {
-        let a_bytes = sa.saturating_mul(stages);
-        let b_bytes = sb.saturating_mul(stages);
-        // SS mainloop: TensorStorage is an aligned_struct<128>; the RS mainloop aligns each
-        // buffer and the struct to its swizzle (alignment_for_swizzle: the repeat, 128 for INTER).
-        let rep = |a: Option<SmemAtom>| a.map_or(128, |a| a.repeat_bytes().max(128));
-        let (align_a, align_b, main_align) = if mma.rs {
-            let (x, y) = (rep(atoms[0]), rep(atoms[1]));
-            (x, y, x.max(y))
-        } else {
-            (16, 16, 128)
-        };
-        let main_tensors = round_up(
-            round_up(round_up(a_bytes, align_a), align_b).saturating_add(b_bytes),
-            main_align,
-        );
-        // Saturating throughout: a saturated sum exceeds every capacity below u64::MAX, so the
-        // verdict stays that of the exact sum (a wrapped one could pass; `stages` is unbounded).
-        let main_pipe = (2 * facts::MBARRIER_BYTES).saturating_mul(stages);
-        let (epi_tensors, epi_pipe, epi_align) = match &epi {
-            Some(e) => (
-                e.tensor_storage,
-                (2 * facts::MBARRIER_BYTES).saturating_mul(e.stages_c),
-                e.align,
-            ),
-            None => (1, 1, 1),
-        };
-        parts.push((format!("A: {stages} stages × {sa}"), a_bytes));
-        parts.push((format!("B: {stages} stages × {sb}"), b_bytes));
-        parts.push((
-            "mainloop barriers (full + empty per stage)".into(),
-            main_pipe,
-        ));
-        parts.push((
-            "epilogue storage (C/D buffers, fusion)".into(),
-            if epi.is_some() { epi_tensors } else { 0 },
-        ));
-        parts.push((
-            "epilogue load barriers".into(),
-            if epi.is_some() { epi_pipe } else { 0 },
-        ));
-        // The TensorStorage aligns to the largest member alignment (128 for the mainloop,
-        // alignment_for_swizzle of C/D for the epilogue).
-        let t_align = epi_align.max(main_align);
-        let sum = match c.kernel {
-            Kernel::TmaWs => {
-                // SharedStorage { union { mainloop; epilogue } tensors; pipelines { mainloop; epi_load } }.
-                let tens = round_up(main_tensors.max(epi_tensors), t_align);
-                let pipes = round_up(main_pipe, 16).saturating_add(round_up(epi_pipe, 16));
-                round_up(tens.saturating_add(pipes), t_align)
-            }
-            _ => {
-                // SharedStorage { pipelines { mainloop; epi_load; [math order]; load order };
-                //   alignas(16) scheduler; TensorStorage { epilogue; mainloop } tensors }.
-                let order = 2 * facts::MBARRIER_BYTES;
-                let math = if c.kernel == Kernel::TmaWsPingpong {
-                    4 * facts::MBARRIER_BYTES
-                } else {
-                    0
-                };
-                let pipelines = round_up(main_pipe, 16)
-                    .saturating_add(round_up(epi_pipe, 16))
-                    .saturating_add(round_up(order, 16))
-                    .saturating_add(round_up(math, 16));
-                let sched = 16;
-                parts.push((
-                    "order barriers and tile scheduler".into(),
-                    order + math + sched,
-                ));
-                let offset = round_up(pipelines.saturating_add(sched), t_align);
-                let tens = round_up(
-                    round_up(epi_tensors, main_align).saturating_add(main_tensors),
-                    t_align,
-                );
-                round_up(offset.saturating_add(tens), t_align)
-            }
-        };
-        let listed = parts.iter().fold(0u64, |a, p| a.saturating_add(p.1));
-        parts.push(("alignment padding".into(), sum.saturating_sub(listed)));
-        sum
-    } else {
-        let main = d.stage_bytes.saturating_mul(stages);
-        parts.push((format!("A + B: {stages} stages × {}", d.stage_bytes), main));
-        main
+    let smem_in = SmemInputs {
+        sm90,
+        kernel: c.kernel,
+        rs: mma.rs,
+        sa,
+        sb,
+        stages,
+        repeat_a: atoms[0].map(|a| a.repeat_bytes()),
+        repeat_b: atoms[1].map(|a| a.repeat_bytes()),
+        epi: epi
+            .as_ref()
+            .map(|e| (e.tensor_storage, e.stages_c, e.align)),
+        stage_bytes: d.stage_bytes,
     };
+    let (total, parts) = smem_sum(&smem_in);
     d.smem_bytes = total;
     d.smem_parts = parts.clone();
     if capacity == 0 {
@@ -1478,20 +1574,7 @@ pub fn run(c: &Config) -> Run {
                 k.stages = Stages::Fixed(s);
                 run_lite(&k).2 <= capacity
             };
-            let s = if n <= 2 {
-                n
-            } else {
-                let (mut lo, mut hi) = (2, n - 1);
-                while lo < hi {
-                    let mid = lo + (hi - lo).div_ceil(2);
-                    if fits(mid) {
-                        lo = mid;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                lo
-            };
+            let s = largest_fitting(n, fits);
             if s < n {
                 x.cand(
                     "smem_capacity",
@@ -1591,9 +1674,18 @@ pub fn run(c: &Config) -> Run {
     // ---------------------------------------------------------------- coverage
     {
         let mut fails = false;
-        if !tile_ok || !mma_ok {
+        let c_covered = mma_covers(
+            tm,
+            tn,
+            mma.shape[0],
+            mma.shape[1],
+            atom_layout[0],
+            atom_layout[1],
+        );
+        if !c_covered {
             fails = true;
-            // Which coordinate of C no (thread, value) writes when partitions round down.
+            // Which coordinate of C no (thread, value) writes when partitions round down (a
+            // zero TiledMma extent is `tile_mma`'s refutation).
             let i = (0..2).find(|&i| tiled[i] > 0 && !c.tile[i].is_multiple_of(tiled[i]));
             if let Some(i) = i {
                 let full = c.tile[i] / tiled[i] * tiled[i];

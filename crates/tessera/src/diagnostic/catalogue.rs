@@ -1050,7 +1050,7 @@ pub const OTHER: &[Code] = &[
         code: "smem_alignment",
         title: "a shared-memory buffer's base is not aligned as its writer and readers need",
         obligation: "",
-        explanation: "TMA destinations need 128 bytes. Where one side computes the swizzle from offsets relative to the buffer (a hand-written descriptor or index formula: `swizzle_base = \"offset\"`), the base must also sit on the swizzle's repeat: 1024/512/256 bytes for 128B/64B/32B (tile-ai/tilelang#2379). CUTLASS's buffers, swizzled by address bits on both sides, need only 128.",
+        explanation: "TMA destinations need 128 bytes. Where one side computes the swizzle from offsets relative to the buffer (a hand-written descriptor or index formula: `swizzle_base = \"offset\"`), the base must also sit on the swizzle's repeat: 1024/512/256 bytes for 128B/64B/32B (tile-ai/tilelang#2379). CUTLASS's buffers, swizzled by address bits on both sides, need only 128. Both facts were measured on an H200 (`tools/tma_base_hw/`): a destination off 128 bytes faults with `cudaErrorMisalignedAddress`, TMA swizzles the address at every 128-byte base, and an offset-swizzling reader off the repeat reads a wrong element at every position.",
         example: Example::Text("tessera check examples/check/swizzle_offset_base.toml"),
     },
     Code {

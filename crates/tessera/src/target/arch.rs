@@ -442,5 +442,6 @@ pub const MBARRIER_BYTES: u64 = 8;
 /// memory destination is 128-byte aligned (\[driver\] `cuTensorMapEncodeTiled`; \[ptx\]
 /// `cp.async.bulk.tensor`).
 pub const TMA_GMEM_ALIGN: u64 = 16;
-/// See [`TMA_GMEM_ALIGN`].
+/// See [`TMA_GMEM_ALIGN`]. Measured on an H200: destinations 16–112 bytes past a 128-byte
+/// boundary fault with `cudaErrorMisalignedAddress`, with or without a swizzle (`tools/tma_base_hw/`).
 pub const TMA_SMEM_ALIGN: u64 = 128;

@@ -161,7 +161,8 @@ impl Swizzle {
     }
     /// The shared-memory pitch, in bits, of a box row of `row_bits` bits written with this
     /// swizzle (interleave NONE): TMA pads a row narrower than the swizzle span to the span
-    /// (measured on an H200, `tools/tma_swizzle_hw/`).
+    /// (measured on an H200, `tools/tma_swizzle_hw/`). `proofs/TmaBox.v` transcribes it
+    /// (`pitch_bits`): with the `SwizzleSpan` rule the pitch is exactly the span (`span_rule_iff`).
     ///
     /// Pre: none. Post: `max(row_bits, 8·span)` with a swizzle and `row_bits > 0`, else
     /// `row_bits`. Example: `Swizzle::B32.row_pitch_bits(128) == 256` (a 16-byte row at 32 B).

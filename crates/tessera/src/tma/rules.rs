@@ -448,7 +448,8 @@ pub fn driver_box_bytes(r: &Request) -> Option<u64> {
 /// fails) or on overflow.
 ///
 /// Pre: none. Post: as above; a packed 4-bit type with element strides can give a count that is
-/// not whole bytes (e.g. 7,667 elements of `16U4_ALIGN8B`: 30,668 bits).
+/// not whole bytes (e.g. 7,667 elements of `16U4_ALIGN8B`: 30,668 bits). The count is the
+/// number of points the copy moves (`copy_points`, `proofs/TmaBox.v`; bridged).
 fn copy_bits(r: &Request) -> Option<u64> {
     let mut n: u64 = 1;
     for i in 0..r.rank() {
@@ -473,7 +474,9 @@ fn copy_bits(r: &Request) -> Option<u64> {
 ///
 /// Pre: none. Post: `≥ copy_bits(r)`; equal without swizzle, with interleave, or when
 /// `boxDim[0] · size ≥ span`. Example: f16 box `[8, 8]` (16-byte rows) with swizzle 32B occupies
-/// 8 rows × 32 bytes = 2,048 bits, not the 1,024 bits it moves.
+/// 8 rows × 32 bytes = 2,048 bits, not the 1,024 bits it moves. `copy / row` is exact and every
+/// element of the box lies inside (`smem_bits_exact`, `box_elements_in_smem`, `proofs/TmaBox.v`;
+/// bridged).
 pub(crate) fn smem_bits(r: &Request) -> Option<u64> {
     let copy = copy_bits(r)?;
     let row = Request::driver(&r.box_dims, 0)?.checked_mul(r.dtype.mem_bits())?;

@@ -43,7 +43,11 @@ pub fn byte_swizzle(mode: Mode) -> Result<Option<Swizzle>> {
 /// Pre: `dtype` is a whole number of bits that is a power of two ≥ 8 or divides 8 (the swizzle
 /// recast); box dims ≥ 1; the mode has a modelled swizzle. Post: for every box coordinate `c`,
 /// `R(c)` is the element offset of `c` from the start of the box in shared memory (checked
-/// against the hardware on 294 boxes by `tests/gpu/tma_swizzle_hardware.rs`).
+/// against the hardware on 294 boxes by `tests/gpu/tma_swizzle_hardware.rs`). `proofs/TmaBox.v`
+/// transcribes it (`box_elem`, bridged): unswizzled, the offsets are one to one and inside the
+/// padded box (`box_offset_injective`, `box_elements_in_smem`); the element swizzle is the byte
+/// swizzle on the element's bytes (`recast`), which keeps each byte in its span row
+/// (`swizzle_keeps_row`).
 ///
 /// ```
 /// use tessera::tma::{smem::box_layout, DataType, Swizzle};

@@ -7,6 +7,7 @@ mod banks;
 mod banks_hardware;
 mod check_bruteforce;
 mod check_cutlass;
+mod tma_base_hardware;
 mod tma_rules;
 mod tma_swizzle_hardware;
 mod tma_tiling;

@@ -444,6 +444,25 @@ fn one_catalogue_for_docs_diagnostics_and_python() {
             "docs/errors.md documents `{h}`, not catalogued"
         );
     }
+    // Each section says what the catalogue says (the hand-written sections of the second part
+    // too: their explanation is the catalogue's, word for word).
+    let mut stale = Vec::new();
+    for c in catalogue::all() {
+        let start = docs
+            .find(&format!("\n## `{}`\n", c.code))
+            .expect("a section");
+        let body = &docs[start + 1..];
+        let body = &body[..body.find("\n## ").unwrap_or(body.len())];
+        if !body.contains(c.explanation) {
+            stale.push(format!("`{}`: {}", c.code, c.explanation));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{} sections of docs/errors.md do not hold the catalogue's explanation word for word:\n{}",
+        stale.len(),
+        stale.join("\n")
+    );
     // Every error of the algebra converts to a diagnostic of its catalogue entry.
     for e in tessera::obligation::catalogue::one_of_each() {
         let d = e.diagnostic();
