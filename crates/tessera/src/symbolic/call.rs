@@ -30,40 +30,15 @@ pub enum SymValue {
     Composed(Box<SymComposed>),
 }
 
-fn write_item(f: &mut fmt::Formatter<'_>, it: &Item) -> fmt::Result {
-    match it {
-        Item::Expr(p) => write!(f, "{p}"),
-        Item::Tuple(v) => {
-            f.write_str("(")?;
-            for (i, x) in v.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(",")?;
-                }
-                write_item(f, x)?;
-            }
-            f.write_str(")")
-        }
-    }
-}
-
 impl fmt::Display for SymValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SymValue::Layout(l) => write!(f, "{l}"),
             SymValue::Expr(p) => write!(f, "{p}"),
-            SymValue::Coord(c) => write_item(f, c),
+            SymValue::Coord(c) => write!(f, "{c}"),
             SymValue::Ragged(r) => write!(f, "{r}"),
             SymValue::Composed(z) => write!(f, "{z}"),
-            SymValue::Tuple(v) => {
-                f.write_str("(")?;
-                for (i, x) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_str(")")
-            }
+            SymValue::Tuple(v) => super::expr::write_tuple(f, v),
         }
     }
 }

@@ -1003,6 +1003,30 @@ impl fmt::Display for Poly {
     }
 }
 
+/// Writes `(a,b,…)`: the items, comma-separated, in parentheses (CuTe's tuple notation).
+///
+/// Pre: none. Post: the items' `Display` joined by `,`. Example: `[M, K]` writes `(M,K)`.
+pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str(")")
+}
+
+/// Prints an expression, or a tuple as `(a,b,…)`.
+impl fmt::Display for Item {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Item::Expr(p) => write!(f, "{p}"),
+            Item::Tuple(v) => write_tuple(f, v),
+        }
+    }
+}
+
 /// An item of layout notation: an expression leaf or a tuple of items.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Item {

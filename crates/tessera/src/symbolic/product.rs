@@ -243,16 +243,7 @@ impl std::fmt::Display for SliceCrd {
         match self {
             SliceCrd::Under => f.write_str("_"),
             SliceCrd::At(p) => write!(f, "{p}"),
-            SliceCrd::Tuple(v) => {
-                f.write_str("(")?;
-                for (i, x) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_str(")")
-            }
+            SliceCrd::Tuple(v) => super::expr::write_tuple(f, v),
         }
     }
 }
