@@ -17,4 +17,5 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   closure dropped rust_rules enum_pass_ids
   backward_check split_inners_loop wfb merges_in_range rust_compose right_inverseZ
   normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
-  mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem.
+  mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
+  pitch_bits.
