@@ -17,7 +17,9 @@
 # TiledMma coverage, shared-storage byte sum and stage search, three of the
 # TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
-# restored).  For each it rebuilds the executable and runs
+# restored).  The texts are the extracted code's: extraction renames a local
+# `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in).  For
+# each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -114,10 +116,10 @@ mutants = [
     ("right_inverse: the prefix product skips the mode's extent",
      "| False -> pp_find c' curr (Z.mul pp m.zextent))", "| False -> pp_find c' curr pp)", rinv),
     ("left_inverse: a result mode strides by the quotient, not the column-major place",
-     "(match linv_loop c o (place_of i c) (Z.mul size (Z.div d size)) with",
-     "(match linv_loop c o (Z.div d size) (Z.mul size (Z.div d size)) with", linv),
+     "(match linv_loop c o (place_of i c) (Z.mul size0 (Z.div d size0)) with",
+     "(match linv_loop c o (Z.div d size0) (Z.mul size0 (Z.div d size0)) with", linv),
     ("left_inverse: the divisibility test dropped",
-     "(match Z.eqb (Z.modulo d size) Z0 with\n        | True ->\n          (match linv_loop",
+     "(match Z.eqb (Z.modulo d size0) Z0 with\n        | True ->\n          (match linv_loop",
      "(match True with\n        | True ->\n          (match linv_loop", linv),
     ("left_inverse: push_coalesced never merges",
      "(match Z.eqb (Z.mul p.zextent p.zstride) m.zstride with",
@@ -183,7 +185,7 @@ for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
         >"$dir/out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
@@ -211,7 +213,7 @@ PY
         >"$work/rust_$m.out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
   cp "$work/equiv.rs.orig" "$equiv"
