@@ -8,7 +8,7 @@
 From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
   SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check
-  SmemSum TmaBox.
+  SmemSum TmaBox SymbolicFacts BackwardRust.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
@@ -18,4 +18,6 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   backward_check split_inners_loop wfb merges_in_range rust_compose right_inverseZ
   normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
   mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
-  pitch_bits.
+  pitch_bits
+  facts_parse decide_static witness
+  plan rterms rext rpropagate.

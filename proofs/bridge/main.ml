@@ -86,6 +86,23 @@
                              (n % q == 0), "A n v" (n >= v) or "E n v" (n == v)
      C TREE_A TREE_B     ->  rust_compose A B: the candidate Rust builds, as a TREE, when
                              the certificate accepts it, or "E" (None)
+     P k FACT1 .. FACTk REL LHS RHS
+                         ->  facts_parse [FACT1; ..] (SymbolicFacts.v): "C" (contradiction),
+                             "U" (unsupported) or, for names 0, 1, 2, "m x0 ymax" ("-": no
+                             bound; "* * *": no facts), then "| T", "| F" or "| ?" (decide_static
+                             of REL LHS RHS) and "| w0 w1 w2" (witness; "*": no facts), where
+                             FACT is "R n m r" (n % m == r) or "L n a b op" (a*n + b op 0, op
+                             0..4: >= <= > < ==), REL 0..4 is >= == != divides not-divides and a
+                             polynomial is "t TERM1 .. TERMt", TERM "c k v1 p1 .. vk pk"
+     X n E0 .. E(n-1) T TR1 .. TRT L l1 .. lL P v0 .. v(n-1)
+                         ->  BackwardRust.v on the schedule with n IterDomains (extents E),
+                             transforms TR ("0 in outer inner f outer_kind", "1 outer inner
+                             out", "2 in out l r", "3 x y out_x out_y") and loop domain l:
+                             "PLAN | TERMS | EXTS IDX", where PLAN is plan's steps "t:b .."
+                             (b = 1 backward) or "EO t", "EU i", "EV", "EF"; TERMS is "-"
+                             (rterms None) or every id's TERM joined by " ; "; with P = 1,
+                             EXTS IDX are rext and rpropagate from the start vector v (n
+                             values each), else "-"
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -408,6 +425,112 @@ let symbolic tokens =
       | _ -> failwith "symbolic: expected f and c")
   | [] -> failwith "symbolic: missing facts"
 
+(* "P k FACT1 .. FACTk REL LHS RHS": facts_parse, then its NameInfo of the
+   names 0..2, decide_static and witness (SymbolicFacts.v). *)
+let facts_request tokens =
+  let nat_of s = nat_of_int (int_of_string s) in
+  let zi s = z_of_int (int_of_string s) in
+  let cmp_of = function
+    | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+    | _ -> failwith "P: bad comparison" in
+  let fact = function
+    | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+    | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+    | _ -> failwith "P: bad fact" in
+  let rec pows k toks =
+    if k = 0 then (Nil, toks)
+    else match toks with
+      | v :: p :: rest ->
+          let tl, rest = pows (k - 1) rest in
+          (Cons (Pair (nat_of v, nat_of p), tl), rest)
+      | _ -> failwith "P: bad monomial" in
+  let term = function
+    | c :: k :: rest ->
+        let m, rest = pows (int_of_string k) rest in
+        (Pair (m, zi c), rest)
+    | _ -> failwith "P: bad term" in
+  let poly = function
+    | t :: rest ->
+        let ts, rest = take (int_of_string t) term rest in
+        (coq_of_list ts, rest)
+    | [] -> failwith "P: missing polynomial" in
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact rest in
+      match rest with
+      | r :: rest -> (
+          let rel = match r with
+            | "0" -> RGe | "1" -> REq | "2" -> RNe | "3" -> RDv | "4" -> RNDv
+            | _ -> failwith "P: bad relation" in
+          let l, rest = poly rest in
+          let q, rest = poly rest in
+          if rest <> [] then failwith "P: trailing tokens";
+          match facts_parse (coq_of_list fs) with
+          | Contra -> "C"
+          | Unsup -> "U"
+          | Ok f ->
+              let names = [0; 1; 2] in
+              let info n =
+                match alookup (nat_of_int n) f with
+                | Some i ->
+                    string_of_int (int_of_z i.im) ^ " " ^ string_of_int (int_of_z i.ix0) ^ " "
+                    ^ (match i.iymax with Some h -> string_of_int (int_of_z h) | None -> "-")
+                | None -> "* * *" in
+              let verdict =
+                match decide_static f { prel = rel; plhs = l; prhs = q } with
+                | Some True -> "T" | Some False -> "F" | None -> "?" in
+              let wit n =
+                match alookup (nat_of_int n) f with
+                | Some _ -> string_of_int (int_of_z (witness f (nat_of_int n)))
+                | None -> "*" in
+              String.concat " " (List.map info names) ^ " | " ^ verdict ^ " | "
+              ^ String.concat " " (List.map wit names))
+      | [] -> failwith "P: missing relation")
+  | [] -> failwith "P: missing count"
+let backward_rust_request ints =
+  let n = nat_of_int and z = z_of_int and b v = if v = 0 then False else True in
+  let int_item = function x :: r -> (x, r) | [] -> failwith "X: truncated" in
+  let tr_item = function
+    | 0 :: i :: o :: inn :: f :: k :: rest -> (RSplit (n i, n o, n inn, z f, b k), rest)
+    | 1 :: o :: inn :: out :: rest -> (RMerge (n o, n inn, n out), rest)
+    | 2 :: i :: o :: l :: r :: rest -> (RResize (n i, n o, z l, z r), rest)
+    | 3 :: x :: y :: ox :: oy :: rest -> (RSwizzle (n x, n y, n ox, n oy), rest)
+    | _ -> failwith "X: bad transform" in
+  match ints with
+  | nids :: rest -> (
+      let exts, rest = take nids int_item rest in
+      let t, rest = int_item rest in
+      let trs, rest = take t tr_item rest in
+      let nl, rest = int_item rest in
+      let loops, rest = take nl int_item rest in
+      let s = { sext = coq_of_list (List.map z exts); strs = coq_of_list trs;
+                sloop = coq_of_list (List.map n loops) } in
+      let ids = List.init nids (fun i -> i) in
+      let plan_s = plan s in
+      let p = match plan_s with
+        | POk steps ->
+            String.concat " " (List.map (fun (Pair (t, bk)) ->
+                string_of_int (int_of_nat t) ^ ":" ^ (if bk = True then "1" else "0"))
+                (list_of_coq steps))
+        | POver t -> "EO " ^ string_of_int (int_of_nat t)
+        | PUnder i -> "EU " ^ string_of_int (int_of_nat i)
+        | PInvalid -> "EV"
+        | PFuel -> "EF" in
+      let ts = match rterms s with
+        | None -> "-"
+        | Some ts -> String.concat " ; " (List.map show_term (list_of_coq ts)) in
+      let vals = match rest, plan_s with
+        | 1 :: rest, POk steps ->
+            let v0, rest = take nids int_item rest in
+            if rest <> [] then failwith "X: trailing integers";
+            let v0 = Array.of_list v0 in
+            let idx i = let i = int_of_nat i in if i < nids then z v0.(i) else Z0 in
+            let show f = String.concat " " (List.map (fun i -> string_of_int (int_of_z (f (n i)))) ids) in
+            show (rext s) ^ " " ^ show (rpropagate s steps idx)
+        | _ -> "-" in
+      p ^ " | " ^ ts ^ " | " ^ vals)
+  | [] -> failwith "X: missing ids"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -443,7 +566,9 @@ let answer line =
   | "y" :: tokens -> symbolic tokens
   | "b" :: tokens -> backward_request tokens
   | "C" :: tokens -> compose_request tokens
+  | "P" :: tokens -> facts_request tokens
   | "N" :: tokens -> normalize_request tokens
+  | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->
       show (right_inverseZ (coq_of_list (modes_of_ints (List.map int_of_string ints))))
   | "l" :: ints ->

@@ -15,7 +15,13 @@
 # push_coalesced's merge, the overlap test), two of the kernel checker (the copy
 # coverage test's thread count, divides' fact lookup), three of the checker's
 # TiledMma coverage, shared-storage byte sum and stage search, three of the
-# TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), and three of Theorem 5 normalisation; then two mutants of Rust's backward_check itself
+# TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), three of
+# Theorem 5 normalisation, seven of the symbolic facts (SymbolicFacts.v: the CRT residue,
+# the lower bound's max, a lower bound's rounding, decide_zero's gcd test, the constant
+# divisor's constant term, an interval mirror, the witness) and eight of terms/propagate
+# (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
+# order, the IR's resize extent, propagate's merge div/mod and resize sign); then two
+# mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  The texts are the extracted code's: extraction renames a local
 # `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in).  For
@@ -45,9 +51,10 @@ rinv = "right_inverse"
 linv = "left_inverse"
 chk = "copy_coverage checker_divides"
 chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
+tp = "terms_and_propagate"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -154,6 +161,23 @@ mutants = [
     ("normalization: the inner output keeps the merge",
      "| False -> normalize e fuel' split_b)", "| False -> TSplit (x', f, outer_kind, is_outer))",
      "normalization"),
+    ("plan: a step also runs when its side to compute is partly known",
+     "(match existsb kn (targets tr back) with", "(match False with", tp),
+    ("plan: the backward scan runs in definition order",
+     "      | True -> rev (seq O (ntr s))\n", "      | True -> seq O (ntr s)\n", tp),
+    ("terms: built although a step runs forward",
+     "existsb (fun st -> negb (snd st)) steps", "existsb (fun _ -> False) steps", tp),
+    ("terms: the size limit doubled",
+     "Z.ltb max_term_nodes (rsizes s i)", "Z.ltb (Z.add max_term_nodes max_term_nodes) (rsizes s i)", tp),
+    ("terms: a merge's term swaps its inputs",
+     "| Some b -> upd1 tb out (Some (TMerge (a, b)))", "| Some b -> upd1 tb out (Some (TMerge (b, a)))", tp),
+    ("extents: a resize adds only its left amount",
+     "upd1 ext out (Z.add (ext i) (Z.add l r))", "upd1 ext out (Z.add (ext i) l)", tp),
+    ("propagate: a merge's backward div and mod swapped",
+     "upd1 (upd1 idx o (Z.div (idx out) (ext n0))) n0\n         (Z.modulo (idx out) (ext n0))",
+     "upd1 (upd1 idx o (Z.modulo (idx out) (ext n0))) n0\n         (Z.div (idx out) (ext n0))", tp),
+    ("propagate: a resize's backward step adds its left amount",
+     "| True -> upd1 idx i (Z.sub (idx out) l)", "| True -> upd1 idx i (Z.add (idx out) l)", tp),
     ("backward check: the second domain's wfb not checked",
      "        | True -> wfb l2\n        | False -> False with",
      "        | True -> True\n        | False -> False with", "backward_check"),
@@ -162,6 +186,25 @@ mutants = [
      "          (match match True with\n                 | True -> True\n", "backward_check"),
     ("backward check: in_range without the positive extent test",
      "match Z.ltb Z0 (extent0 e b) with", "match True with", "backward_check"),
+    ("symbolic facts: CRT keeps the old residue",
+     "Ok { am = l; ar = (Z.modulo x l); alo = e.alo; ahi = e.ahi }",
+     "Ok { am = l; ar = e.ar; alo = e.alo; ahi = e.ahi }", "symbolic_facts"),
+    ("symbolic facts: a lower bound replaces the previous one",
+     "Ok { am = e.am; ar = e.ar; alo = (Some (omax e.alo c)); ahi = e.ahi }",
+     "Ok { am = e.am; ar = e.ar; alo = (Some c); ahi = e.ahi }", "symbolic_facts"),
+    ("symbolic facts: a > 0 lower bound rounds down",
+     "      | False -> KLo (ceil_div_i nb a))", "      | False -> KLo (Z.div nb a))", "symbolic_facts"),
+    ("symbolic facts: decide_zero without the gcd refutation",
+     "           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n           | False -> False with\n     | True -> Some False",
+     "           | True -> False\n           | False -> False with\n     | True -> Some False", "symbolic_facts"),
+    ("symbolic facts: constant divisor proved without the constant term",
+     "                  | True -> Z.eqb (Z.modulo b c) Z0\n                  | False -> False with\n            | True -> Some True",
+     "                  | True -> True\n                  | False -> False with\n            | True -> Some True", "symbolic_facts"),
+    ("symbolic facts: interval product without its first mirror",
+     "                 | True -> ineg (imul_pos (ineg i) j)\n                 | False ->\n                   (match match isneg j.hi with",
+     "                 | True -> top\n                 | False ->\n                   (match match isneg j.hi with", "symbolic_facts"),
+    ("symbolic facts: the witness one step above x0",
+     "  | Some i -> i.ix0\n  | None -> Zpos XH", "  | Some i -> Z.add i.ix0 i.im\n  | None -> Zpos XH", "symbolic_facts"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))
@@ -178,6 +221,8 @@ status=0
 for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
   dir="$work/$d"
   name="$(cat "$dir/name")"
+  # MUTATE_ONLY=FILTER runs only the unmutated copy and the mutants of that test (no Rust mutants).
+  if [ -n "${MUTATE_ONLY:-}" ] && [ "$d" != 0 ] && ! grep -qw "$MUTATE_ONLY" "$dir/filters"; then continue; fi
   cp "$here/extracted.mli" "$here/main.ml" "$dir/"
   (cd "$dir" && ocamlopt -o tessera_extracted extracted.mli extracted.ml main.ml 2>/dev/null)
   if (cd "$root" && TESSERA_EXTRACTED="$dir/tessera_extracted" \
@@ -194,7 +239,7 @@ done
 # Mutants of Rust's own backward_check (crates/tessera/src/domain/equiv.rs), run against the
 # unmutated extracted code: each edits the source in place (restored on exit) and rebuilds the
 # test binary (about a minute each).
-for m in wfb padding; do
+for m in $([ -z "${MUTATE_ONLY:-}" ] && echo wfb padding); do
   python3 - "$equiv" "$m" <<'PY'
 import sys
 path, which = sys.argv[1], sys.argv[2]

@@ -15,9 +15,12 @@
 //! `proofs/CompositionBuild.v`), `right_inverse` (`right_inverseZ`, `proofs/Inverse.v`),
 //! `left_inverse` (`left_inverseZ`, `proofs/LeftInverse.v`), the kernel checker's copy coverage
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
-//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), and (in `bridge/check.rs`) the
+//! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), (in `bridge/check.rs`) the
 //! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
-//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`). This test generates layouts
+//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), (in `bridge/symbolic.rs`) the
+//! symbolic facts and decisions (`facts_parse`, `decide_static`, `witness`,
+//! `proofs/SymbolicFacts.v`), and (in `bridge/backward.rs`) `plan`/`terms`/`propagate`
+//! (`proofs/BackwardRust.v`). This test generates layouts
 //! with a fixed seed, asks both sides and
 //! requires the same modes; it also requires the extracted certificate to refuse perturbed
 //! candidates that are wrong by brute force (`proofs/bridge/mutate.sh` checks that loosening it
@@ -40,8 +43,12 @@ use tessera::domain::{Decision, Extent, Fact, Facts, Schedule, SplitKind, Transf
 use tessera::layout::{idx2crd, ComposedLayout, IntTuple, Swizzle, TreeRef};
 use tessera::Layout;
 
+#[path = "bridge/backward.rs"]
+mod bridge_backward;
 #[path = "bridge/check.rs"]
 mod bridge_check;
+#[path = "bridge/symbolic.rs"]
+mod symbolic;
 
 /// Cases per operation.
 const CASES: usize = 100_000;

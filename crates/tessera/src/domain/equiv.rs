@@ -128,8 +128,10 @@ fn same_roots(a: &Schedule, b: &Schedule) -> Result<()> {
 /// agree while the check fails both ways leave the answer to enumeration when extents are
 /// concrete and give `Unknown` when they are not. `by_enumeration` is `Some` when extents are
 /// concrete, with a counterexample when they differ. A rule's `Yes`/`No` is proved in Coq for the
-/// model of the terms and the backward map; that Rust agrees with it is tested (the proptests and
-/// an exhaustive scan in `tests/domain/domain_equiv.rs`), not proved.
+/// model of the schedule, `plan`, `terms` and `propagate` (`rust_normal_forms_sound`,
+/// `rust_identical_terms_sound` in `proofs/BackwardRust.v`: `propagate` reaches the same roots in
+/// both schedules); that Rust runs that model is bridged (`tests/bridge/backward.rs`) and its
+/// consequences tested (the proptests and an exhaustive scan in `tests/domain/domain_equiv.rs`).
 /// Example: the split-then-merge and merge-then-split orders (`I1{2}, I2{5}`, `N = 4`) are not equivalent: loop extents `[4, 4]`
 /// vs `[3, 4]`; with `I2{8}` they are.
 ///
@@ -344,7 +346,10 @@ impl Term {
 pub const MAX_TERM_NODES: u64 = 1 << 10;
 
 /// Terms of every IterDomain, or `None` when some index is computed forward (then the loop
-/// domain is not a function of root terms in this simple sense).
+/// domain is not a function of root terms in this simple sense). `rterms` of
+/// `proofs/BackwardRust.v`: when it returns terms, the indices `Space::propagate` computes from
+/// any loop point are the backward map of the loop terms (`rust_backward_consistent`,
+/// `rust_backward_unique`).
 fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
     if plan(s)?.iter().any(|st| st.direction == Direction::Forward) {
         return Ok(None);
@@ -653,6 +658,30 @@ pub fn normalize_concrete(t: &BridgeTerm, extents: &[i64]) -> Result<BridgeTerm>
         &t.term(extents),
         &Facts::default(),
     )?))
+}
+
+/// Exists only for the bridge test (`tests/bridge/backward.rs`): `terms` of `s`, each root
+/// written `Root(id)` (its IterDomain's index), as `rterms` of `proofs/BackwardRust.v` writes it.
+///
+/// Pre: none. Post: `Ok(None)` exactly when `terms` is `None` (an index computed forward, an
+/// IterDomain used twice, a term past [`MAX_TERM_NODES`]); errors are `plan`'s. Example: the
+/// split-then-merge order gives `Some` with `Root(0)`, `Root(1)` at the roots.
+#[doc(hidden)]
+pub fn terms_bridge(s: &Schedule) -> Result<Option<Vec<BridgeTerm>>> {
+    fn conv(s: &Schedule, t: &Term) -> Result<BridgeTerm> {
+        let b = |x: &Term| -> Result<Box<BridgeTerm>> { Ok(Box::new(conv(s, x)?)) };
+        Ok(match t {
+            Term::Root(name, _) => BridgeTerm::Root(s.id(name)?),
+            Term::Split(x, f, ok, io) => BridgeTerm::Split(b(x)?, *f, *ok, *io),
+            Term::Merge(a, c) => BridgeTerm::Merge(b(a)?, b(c)?),
+            Term::Resize(x, l, r) => BridgeTerm::Resize(b(x)?, *l, *r),
+            Term::Swizzle(x, y, is_y) => BridgeTerm::Swizzle(b(x)?, b(y)?, *is_y),
+        })
+    }
+    match terms(s)? {
+        None => Ok(None),
+        Some(ts) => Ok(Some(ts.iter().map(|t| conv(s, t)).collect::<Result<_>>()?)),
+    }
 }
 
 /// How the term rule ended.

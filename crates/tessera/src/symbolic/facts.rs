@@ -16,6 +16,10 @@
 //! What none of these decides is a *guard*, returned with a counterexample found by a bounded
 //! search over assignments satisfying the facts when one exists. Everything proved holds for
 //! every assignment satisfying the facts; everything refuted fails for all of them.
+//!
+//! Proved in Coq on a transcription (`proofs/SymbolicFacts.v`, without definitions and quotient
+//! atoms): `facts_parse_exact`, `facts_parse_contra`, `facts_decide_sound`, `facts_witness_sound`;
+//! bridged by `symbolic_facts_agree_with_the_extracted_proof`.
 
 use super::expr::{gcd, Atom, Poly, Reader};
 use super::SymError;

@@ -165,6 +165,8 @@ pub struct Sym<T> {
 
 /// The context of a symbolic computation: the facts (strengthened by guards that have the
 /// shape of a fact) and the guards gathered so far.
+/// A computation made through [`Ctx::branch`] and [`Ctx::require`] is exact under the facts and
+/// its guards: `srun_sound`, `ctx_strengthened_run_sound` (`proofs/SymbolicFacts.v`).
 #[derive(Clone, Debug, Default)]
 pub struct Ctx {
     /// The facts.

@@ -1,0 +1,197 @@
+//! The symbolic decisions with facts (issue 28, item 5) against `proofs/SymbolicFacts.v`:
+//! `Facts::parse` (the normalized `NameInfo` of each name), `Facts::decide_quick` and
+//! `Facts::witness_any` against the extracted `facts_parse`, `decide_static` and `witness`,
+//! on random fact lists over `K`, `M`, `N` (numbered 0, 1, 2 on the Coq side, the same order
+//! as Rust's name order, so monomials and quotient variables sort alike) and random
+//! quotient-free polynomial predicates.
+
+use super::{compare, Rng, CASES};
+use tessera::symbolic::{Atom, Facts, Poly, Pred, SymError};
+
+const NAMES: [&str; 3] = ["K", "M", "N"];
+
+/// A linear fact `a*X + b OP 0` (or `a*X OP -b`) as text, with its request tokens.
+fn linear_fact(rng: &mut Rng, n: usize) -> (String, String) {
+    let a = [1, 1, 1, -1, 2, 3, -2][rng.range(0, 6) as usize];
+    // Bounds near a value in [1, 40], so that most single facts are satisfiable.
+    let b = -a * rng.range(1, 40) + rng.range(-2, 2);
+    let op = [0, 0, 1, 1, 2, 3, 4][rng.range(0, 6) as usize];
+    let ops = [">=", "<=", ">", "<", "=="];
+    let x = match a {
+        1 => NAMES[n].to_string(),
+        -1 => format!("-{}", NAMES[n]),
+        _ => format!("{a}*{}", NAMES[n]),
+    };
+    let text = if rng.range(0, 1) == 0 {
+        match b {
+            0 => format!("{x} {} 0", ops[op as usize]),
+            b if b > 0 => format!("{x} + {b} {} 0", ops[op as usize]),
+            b => format!("{x} - {} {} 0", -b, ops[op as usize]),
+        }
+    } else {
+        format!("{x} {} {}", ops[op as usize], -b)
+    };
+    (text, format!("L {n} {a} {b} {op}"))
+}
+
+/// The request tokens of a polynomial: Rust's canonical terms (merged, no zero coefficient).
+fn poly_tokens(p: &Poly) -> String {
+    let mut toks = format!("{}", p.terms().len());
+    for (m, c) in p.terms() {
+        toks.push_str(&format!(" {c} {}", m.len()));
+        for (a, pw) in m {
+            let v = match a {
+                Atom::Name(n) => NAMES.iter().position(|x| x == n).expect("a known name"),
+                _ => panic!("a quotient-free polynomial"),
+            };
+            toks.push_str(&format!(" {v} {pw}"));
+        }
+    }
+    toks
+}
+
+/// A random quotient-free polynomial over the names, with its request tokens.
+fn random_poly(rng: &mut Rng, max_terms: i64) -> (Poly, String) {
+    let t = rng.range(1, max_terms);
+    let mut p = Poly::constant(0);
+    for _ in 0..t {
+        let mut c = rng.range(-6, 8);
+        if c == 0 {
+            c = 1;
+        }
+        let mut pows = [0u32; 3];
+        for _ in 0..rng.range(0, 2) {
+            pows[rng.range(0, 2) as usize] += 1;
+        }
+        let mut term = Poly::constant(c);
+        for (v, &pw) in pows.iter().enumerate() {
+            for _ in 0..pw {
+                term = term.mul(&Poly::name(NAMES[v])).expect("small");
+            }
+        }
+        p = p.add(&term).expect("small");
+    }
+    let toks = poly_tokens(&p);
+    (p, toks)
+}
+
+/// A divisor: a constant (0 and negative ones included), a name, or a random polynomial.
+fn random_divisor(rng: &mut Rng) -> (Poly, String) {
+    match rng.range(0, 5) {
+        0..=2 => {
+            let c = [0, 1, 2, 3, 4, 6, 8, 16, -4][rng.range(0, 8) as usize];
+            let p = Poly::constant(c);
+            let toks = poly_tokens(&p);
+            (p, toks)
+        }
+        3 => {
+            let v = rng.range(0, 2) as usize;
+            let c = [1, 2, 4][rng.range(0, 2) as usize];
+            let p = Poly::constant(c).mul(&Poly::name(NAMES[v])).expect("small");
+            let toks = poly_tokens(&p);
+            (p, toks)
+        }
+        _ => random_poly(rng, 2),
+    }
+}
+
+/// Rust's `Facts::parse` + `decide_quick` + `witness_any` = the extracted `facts_parse` +
+/// `decide_static` + `witness` (`proofs/SymbolicFacts.v`: `facts_parse_exact`,
+/// `facts_parse_contra`, `facts_decide_sound`, `facts_witness_sound`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn symbolic_facts_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x5F_AC75_D3C1_DE00);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut contra, mut proved, mut refuted, mut unknown) = (0, 0, 0, 0);
+    for _ in 0..CASES {
+        let k = rng.range(0, 4) as usize;
+        let mut facts = Vec::with_capacity(k);
+        let mut ftoks = String::new();
+        for _ in 0..k {
+            // Mostly K and M, so names carry several facts.
+            let n = [0, 0, 1, 1, 2][rng.range(0, 4) as usize];
+            if rng.range(0, 2) == 0 {
+                let m = rng.range(1, 12);
+                let r = match rng.range(0, 29) {
+                    0 => m,
+                    1 => -1,
+                    _ => rng.range(0, m - 1),
+                };
+                facts.push(format!("{} % {m} == {r}", NAMES[n]));
+                ftoks.push_str(&format!(" R {n} {m} {r}"));
+            } else {
+                let (t, tok) = linear_fact(&mut rng, n);
+                facts.push(t);
+                ftoks.push_str(&format!(" {tok}"));
+            }
+        }
+        let rel = rng.range(0, 4);
+        let (l, ltoks) = if rel >= 3 {
+            random_divisor(&mut rng)
+        } else {
+            random_poly(&mut rng, 3)
+        };
+        let (r, rtoks) = random_poly(&mut rng, 3);
+        let pred = match rel {
+            0 => Pred::ge(l, r),
+            1 => Pred::eq(l, r),
+            2 => Pred::ne(l, r),
+            3 => Pred::divides(l, r),
+            _ => Pred::divides(l, r).negate().expect("negate"),
+        };
+        requests.push(format!("P {k}{ftoks} {rel} {ltoks} {rtoks}"));
+        let answer = match Facts::parse(&facts) {
+            Err(SymError::Contradiction { .. }) => {
+                contra += 1;
+                "C".to_string()
+            }
+            Err(SymError::UnsupportedFact { .. }) => "U".to_string(),
+            Err(e) => format!("error {e}"),
+            Ok(f) => {
+                let info: Vec<String> = NAMES
+                    .iter()
+                    .map(|n| match f.info(n) {
+                        Some(i) => format!(
+                            "{} {} {}",
+                            i.m,
+                            i.x0,
+                            i.ymax.map_or("-".to_string(), |h| h.to_string())
+                        ),
+                        None => "* * *".to_string(),
+                    })
+                    .collect();
+                let verdict = match f.decide_quick(&pred).expect("decide") {
+                    Some(true) => {
+                        proved += 1;
+                        "T"
+                    }
+                    Some(false) => {
+                        refuted += 1;
+                        "F"
+                    }
+                    None => {
+                        unknown += 1;
+                        "?"
+                    }
+                };
+                let w = f.witness_any().expect("witness");
+                let wit: Vec<String> = NAMES
+                    .iter()
+                    .map(|n| match f.info(n) {
+                        Some(_) => w.get(*n).map_or("missing".into(), |v| v.to_string()),
+                        None => "*".into(),
+                    })
+                    .collect();
+                format!("{} | {verdict} | {}", info.join(" "), wit.join(" "))
+            }
+        };
+        rust.push(answer);
+    }
+    eprintln!(
+        "symbolic facts: {contra} contradictions, {proved} proved, {refuted} refuted, {unknown} unknown"
+    );
+    assert!(contra >= 2_000 && proved >= 10_000 && refuted >= 10_000 && unknown >= 10_000);
+    compare("symbolic facts", &requests, &rust);
+}
