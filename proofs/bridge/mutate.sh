@@ -24,7 +24,8 @@
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  The texts are the extracted code's: extraction renames a local
-# `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in).  For
+# `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in), and
+# `am`, `ar`, `lo`, `hi` to `am0`, `ar0`, `lo0`, `hi0` since later extractions.  For
 # each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
@@ -107,7 +108,7 @@ mutants = [
     ("composition: a piece's extent not capped by the rest",
      "let r = Z.min ns rs in", "let r = ns in", comp),
     ("composition: the rest stride loses its sign",
-     "let nd = Z.mul (cdivR ar am.zextent) (Z.sgn rd) in", "let nd = cdivR ar am.zextent in", comp),
+     "let nd = Z.mul (cdivR ar0 am0.zextent) (Z.sgn rd) in", "let nd = cdivR ar0 am0.zextent in", comp),
     ("composition: the tail dropped when the rest is not 1",
      "| False -> app ps (Cons ((Pair (rs, tail)), Nil)))))", "| False -> ps)))", comp),
     ("composition: a single piece kept as a tuple",
@@ -141,12 +142,12 @@ mutants = [
      "     (match match Nat.eqb m n0 with\n            | True -> Z.eqb (Z.modulo q d) Z0",
      "     (match match True with\n            | True -> Z.eqb (Z.modulo q d) Z0", chk),
     ("check: the TiledMma test ignores the warps along M",
-     "match Z.eqb (Z.modulo tm (Z.mul m am)) Z0 with", "match Z.eqb (Z.modulo tm m) Z0 with", chk2),
+     "match Z.eqb (Z.modulo tm (Z.mul m am0)) Z0 with", "match Z.eqb (Z.modulo tm m) Z0 with", chk2),
     ("check: the smem sum does not pad the union to the storage's alignment",
      "let tens = rup (Z.max mt et) ta in", "let tens = Z.max mt et in", chk2),
     ("check: the stage search rounds its midpoint down",
-     "Z.add lo (Z.div (Z.add (Z.sub hi lo) (Zpos XH)) (Zpos (XO XH)))",
-     "Z.add lo (Z.div (Z.sub hi lo) (Zpos (XO XH)))", chk2),
+     "Z.add lo0 (Z.div (Z.add (Z.sub hi0 lo0) (Zpos XH)) (Zpos (XO XH)))",
+     "Z.add lo0 (Z.div (Z.sub hi0 lo0) (Zpos (XO XH)))", chk2),
     ("tma: the copy divides dimension 0 by its element stride without interleave",
      "              | False -> b), (counts_from bs' es')))",
      "              | False -> cdiv1 b e), (counts_from bs' es')))", "tma_box"),
