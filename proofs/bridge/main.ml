@@ -68,7 +68,7 @@
                              (smem_bits ..) of TmaBox.v, box and element strides in
                              driver order (dimension 0 innermost), il = 1 when
                              interleaved, span in bytes (0: no swizzle)
-     P span row          ->  "1" when pitch_bits span row = 8 span (TmaBox.v: rows
+     J span row          ->  "1" when pitch_bits span row = 8 span (TmaBox.v: rows
                              padded to exactly the span), else "0"
      L bits mode i d1 .. dk
                          ->  box_elem bits mode [d1; ..] i (TmaBox.v): the element
@@ -603,7 +603,7 @@ let answer line =
       let c = to_bytes (copy_bits il bs es (zi bits)) in
       let m = to_bytes (smem_bits il (zi span) bs es (zi bits)) in
       string_of_int (int_of_z c) ^ " " ^ string_of_int (int_of_z m))
-  | [ "P"; span; row ] ->
+  | [ "J"; span; row ] ->
       let zi s = z_of_int (int_of_string s) in
       if Z.eqb (pitch_bits (zi span) (zi row)) (Z.mul (zi "8") (zi span)) = True then "1" else "0"
   | "L" :: bits :: mode :: i :: dims ->

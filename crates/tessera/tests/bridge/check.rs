@@ -310,7 +310,7 @@ fn tma_box_bytes_agree_with_the_extracted_proof() {
             let ok = !tma_check(&r)
                 .iter()
                 .any(|(e, _)| matches!(e, TmaError::SwizzleSpan { .. }));
-            span_requests.push(format!("P {sp} {inner_bits}"));
+            span_requests.push(format!("J {sp} {inner_bits}"));
             span_rust.push(if ok { "1" } else { "0" }.to_string());
         }
         let Ok(d) = descriptor(&r) else { continue };
