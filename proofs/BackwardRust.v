@@ -40,7 +40,8 @@
     ([rust_identical_terms_sound]) and equal normal forms with
     [backward_check] ([rust_normal_forms_sound]) give the same root
     indices from [propagate] at every loop point (of the first schedule's
-    box, for the second rule).
+    box, for the second rule).  [terms]' test for an IterDomain used twice
+    is redundant after a backward plan ([backward_plan_inputs_once]).
 
     Not modelled: Rust's overflow errors (the model is unbounded; the
     bridge's values are small), root names (roots are identified by id;
@@ -1247,4 +1248,53 @@ Proof.
   pose proof (backward_check_sound _ fuel _ _ p _ _ K N Box' C1 C2 r Hr2) as E.
   rewrite (root_value s1 ts1 st1 _ r R1 P1 Hr1), (root_value s2 ts2 st2 _ r R2 P2 Hr2) in E.
   exact E.
+Qed.
+
+(** ** [terms]' "used twice" test never decides *)
+
+Lemma good_targets_unknown : forall s k steps k', good s k steps k' ->
+  forall t b v, In (t, b) steps -> In v (targets (tr_at s t) b) -> k v = false.
+Proof.
+  intros s k steps k' G. induction G as [k|k t b rest k' Ht [Ok X] G IH];
+    intros t1 b1 v H Hv; [contradiction|].
+  destruct H as [E|H].
+  - injection E as <- <-. destruct (k v) eqn:Kv; [|reflexivity].
+    assert (existsb k (targets (tr_at s t) b) = true) by (apply existsb_exists; eauto).
+    congruence.
+  - specialize (IH t1 b1 v H Hv). unfold kupd in IH. apply orb_false_iff in IH. apply IH.
+Qed.
+
+Lemma good_inputs_once : forall s k steps k', good s k steps k' ->
+  (forall st, In st steps -> snd st = true) ->
+  forall t1 t2 i, In (t1, true) steps -> In (t2, true) steps ->
+  In i (rinputs (tr_at s t1)) -> In i (rinputs (tr_at s t2)) -> t1 = t2.
+Proof.
+  intros s k steps k' G. induction G as [k|k t b rest k' Ht [Ok X] G IH];
+    intros Back t1 t2 i H1 H2 I1 I2; [contradiction|].
+  assert (Hb : b = true) by exact (Back (t, b) (or_introl eq_refl)). subst b.
+  assert (Later : forall t', In (t', true) rest -> In i (rinputs (tr_at s t')) ->
+                  In i (rinputs (tr_at s t)) -> False).
+  { intros t' H' I' I. pose proof (good_targets_unknown s _ rest k' G t' true i H' I') as U.
+    unfold kupd, targets in U. apply memn_In in I. rewrite I, orb_true_r in U. discriminate. }
+  destruct H1 as [E1|H1]; destruct H2 as [E2|H2].
+  - injection E1 as <-. injection E2 as <-. reflexivity.
+  - injection E1 as <-. exfalso. exact (Later t2 H2 I2 I1).
+  - injection E2 as <-. exfalso. exact (Later t1 H1 I1 I2).
+  - exact (IH (fun st H => Back st (or_intror H)) t1 t2 i H1 H2 I1 I2).
+Qed.
+
+(** A plan that computes every index backward never has two transforms read
+    one IterDomain: so [terms]' test for an IterDomain used twice never
+    returns [None] after such a plan (two readers make [plan] fail first). *)
+Theorem backward_plan_inputs_once : forall s steps, plan s = POk steps ->
+  (forall st, In st steps -> snd st = true) ->
+  forall k k' i, (k < ntr s)%nat -> (k' < ntr s)%nat ->
+  In i (rinputs (tr_at s k)) -> In i (rinputs (tr_at s k')) -> k = k'.
+Proof.
+  intros s steps P Back k k' i Hk Hk' I I'.
+  destruct (plan_good s steps P) as [V [kf [G [All Done]]]].
+  assert (Dn : forall t, (t < ntr s)%nat -> In (t, true) steps).
+  { intros t Ht. destruct (proj1 (in_map_iff _ _ _) (Done t Ht)) as [[t' b] [E H]].
+    simpl in E. subst t'. pose proof (Back _ H) as Bb. simpl in Bb. subst b. exact H. }
+  exact (good_inputs_once s _ steps kf G Back k k' i (Dn k Hk) (Dn k' Hk') I I').
 Qed.

@@ -355,7 +355,8 @@ fn terms(s: &Schedule) -> Result<Option<Vec<Term>>> {
         return Ok(None);
     }
     // With an IterDomain used twice, which use computes it depends on definition order: the
-    // terms would not determine the index map.
+    // terms would not determine the index map. (Defensive: after a plan with no forward step
+    // this never fires, `backward_plan_inputs_once` in `proofs/BackwardRust.v`.)
     let mut uses = vec![0usize; s.ids.len()];
     for tr in &s.transforms {
         for i in tr.inputs() {

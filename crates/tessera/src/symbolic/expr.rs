@@ -10,30 +10,315 @@
 use super::SymError;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
+
+/// The longest name stored inline in a [`Name`] (longer ones are shared, not copied).
+const INLINE: usize = 22;
+
+/// A name of a runtime extent: a string that clones without allocating (a short name is stored
+/// inline, a long one shared). It compares, orders and hashes as its text.
+#[derive(Clone)]
+pub struct Name(NameRepr);
+
+#[derive(Clone)]
+enum NameRepr {
+    Inline(u8, [u8; INLINE]),
+    Shared(Arc<str>),
+}
+
+impl Name {
+    /// The name `s`.
+    ///
+    /// Pre: none. Post: `Name::new(s).as_str() == s`. Example: `Name::new("ldA")`.
+    pub fn new(s: &str) -> Name {
+        let b = s.as_bytes();
+        if b.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..b.len()].copy_from_slice(b);
+            Name(NameRepr::Inline(b.len() as u8, buf))
+        } else {
+            Name(NameRepr::Shared(Arc::from(s)))
+        }
+    }
+
+    /// The name followed by `'` (the quotient variable of the decision procedure).
+    pub(crate) fn primed(&self) -> Name {
+        match &self.0 {
+            NameRepr::Inline(n, buf) if usize::from(*n) < INLINE => {
+                let mut buf = *buf;
+                buf[usize::from(*n)] = b'\'';
+                Name(NameRepr::Inline(n + 1, buf))
+            }
+            _ => Name::new(&format!("{}'", self.as_str())),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            NameRepr::Inline(n, buf) => &buf[..usize::from(*n)],
+            NameRepr::Shared(s) => s.as_bytes(),
+        }
+    }
+
+    /// The text.
+    ///
+    /// Pre: none. Post: the string the name was made from. Example: `"M"`.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // Built from a `&str` (plus an ASCII `'`): always UTF-8.
+            NameRepr::Inline(n, buf) => std::str::from_utf8(&buf[..usize::from(*n)]).unwrap_or(""),
+            NameRepr::Shared(s) => s,
+        }
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, o: &Name) -> bool {
+        self.bytes() == o.bytes()
+    }
+}
+
+impl Eq for Name {}
+
+/// A name compares equal to its text (`Name::new("M") == "M"`), either way round.
+macro_rules! name_eq_text {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Name {
+            fn eq(&self, o: &$t) -> bool {
+                self.bytes() == AsRef::<str>::as_ref(o).as_bytes()
+            }
+        }
+        impl PartialEq<Name> for $t {
+            fn eq(&self, o: &Name) -> bool {
+                o == self
+            }
+        }
+    )*};
+}
+
+name_eq_text!(str, &str, String);
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, o: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// The order of the text (UTF-8 bytes order as `str` does).
+impl Ord for Name {
+    fn cmp(&self, o: &Name) -> std::cmp::Ordering {
+        self.bytes().cmp(o.bytes())
+    }
+}
+
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A factor of a monomial.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Atom {
     /// A named runtime extent, e.g. `M`.
-    Name(String),
+    Name(Name),
     /// `p / q`, Euclidean division that did not simplify.
-    Floor(Box<Poly>, Box<Poly>),
+    Floor(Arc<Poly>, Arc<Poly>),
     /// `ceil_div(p, q)` (the real quotient rounded up) that did not simplify.
-    Ceil(Box<Poly>, Box<Poly>),
+    Ceil(Arc<Poly>, Arc<Poly>),
     /// `p % q`, the Euclidean remainder, that did not simplify.
-    Mod(Box<Poly>, Box<Poly>),
+    Mod(Arc<Poly>, Arc<Poly>),
     /// `Sw<B,M,S>(p)`: CuTe's swizzle of `p` (`p ⊕ ((p & yyy) ≫ S)`) that did not simplify.
     /// The swizzle is `[B, M, S]`, valid ([`crate::layout::Swizzle::new`]).
-    Swizzle([i64; 3], Box<Poly>),
+    Swizzle([i64; 3], Arc<Poly>),
 }
 
-/// A monomial: atoms with their powers, sorted by atom; empty for the constant monomial.
-pub type Mono = Vec<(Atom, u32)>;
+/// A monomial: atoms with their powers, sorted by atom; empty for the constant monomial. One
+/// atom is stored inline, more are shared (a clone copies no list). Compares, orders and hashes
+/// as the slice of `(atom, power)`.
+#[derive(Clone, Default)]
+pub struct Mono(MonoRepr);
+
+#[derive(Clone, Default)]
+enum MonoRepr {
+    #[default]
+    Empty,
+    One((Atom, u32)),
+    Many(Arc<[(Atom, u32)]>),
+}
+
+impl Mono {
+    /// The constant monomial.
+    ///
+    /// Pre: none. Post: empty. Example: `Mono::new().is_empty()`.
+    pub fn new() -> Mono {
+        Mono(MonoRepr::Empty)
+    }
+
+    /// The factors `(atom, power)`.
+    ///
+    /// Pre: none. Post: sorted by atom. Example: `K*M` has two.
+    pub fn as_slice(&self) -> &[(Atom, u32)] {
+        match &self.0 {
+            MonoRepr::Empty => &[],
+            MonoRepr::One(f) => std::slice::from_ref(f),
+            MonoRepr::Many(fs) => fs,
+        }
+    }
+}
+
+impl std::ops::Deref for Mono {
+    type Target = [(Atom, u32)];
+    fn deref(&self) -> &[(Atom, u32)] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a Mono {
+    type Item = &'a (Atom, u32);
+    type IntoIter = std::slice::Iter<'a, (Atom, u32)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl From<Vec<(Atom, u32)>> for Mono {
+    fn from(mut v: Vec<(Atom, u32)>) -> Mono {
+        Mono(match v.len() {
+            0 => MonoRepr::Empty,
+            1 => v.pop().map_or(MonoRepr::Empty, MonoRepr::One),
+            _ => MonoRepr::Many(Arc::from(v)),
+        })
+    }
+}
+
+impl PartialEq for Mono {
+    fn eq(&self, o: &Mono) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+
+impl Eq for Mono {}
+
+impl PartialOrd for Mono {
+    fn partial_cmp(&self, o: &Mono) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Mono {
+    fn cmp(&self, o: &Mono) -> std::cmp::Ordering {
+        self.as_slice().cmp(o.as_slice())
+    }
+}
+
+impl std::hash::Hash for Mono {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h)
+    }
+}
+
+impl fmt::Debug for Mono {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
+/// A term list under construction.
+type Terms = Vec<(Mono, i64)>;
+
+/// The terms of a polynomial, shared: a clone copies no term list (a single term, the common
+/// case, is stored inline; longer lists are shared). Compares, orders and hashes as the slice.
+#[derive(Clone, Default)]
+enum TermList {
+    #[default]
+    Zero,
+    One((Mono, i64)),
+    Many(Arc<[(Mono, i64)]>),
+}
+
+impl std::ops::Deref for TermList {
+    type Target = [(Mono, i64)];
+    fn deref(&self) -> &[(Mono, i64)] {
+        self.as_slice()
+    }
+}
+
+impl TermList {
+    fn as_slice(&self) -> &[(Mono, i64)] {
+        match self {
+            TermList::Zero => &[],
+            TermList::One(t) => std::slice::from_ref(t),
+            TermList::Many(ts) => ts,
+        }
+    }
+}
+
+impl From<Terms> for TermList {
+    fn from(mut v: Terms) -> TermList {
+        match v.len() {
+            0 => TermList::Zero,
+            1 => v.pop().map_or(TermList::Zero, TermList::One),
+            _ => TermList::Many(Arc::from(v)),
+        }
+    }
+}
+
+impl PartialEq for TermList {
+    fn eq(&self, o: &TermList) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+
+impl Eq for TermList {}
+
+impl PartialOrd for TermList {
+    fn partial_cmp(&self, o: &TermList) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for TermList {
+    fn cmp(&self, o: &TermList) -> std::cmp::Ordering {
+        self.as_slice().cmp(o.as_slice())
+    }
+}
+
+impl std::hash::Hash for TermList {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h)
+    }
+}
+
+impl fmt::Debug for TermList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
 
 /// A canonical integer polynomial: terms sorted by monomial, no zero coefficient.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Poly {
-    terms: Vec<(Mono, i64)>,
+    terms: TermList,
 }
 
 fn ovf(what: &str) -> SymError {
@@ -41,7 +326,7 @@ fn ovf(what: &str) -> SymError {
 }
 
 fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
-    let mut out: Mono = Vec::with_capacity(a.len() + b.len());
+    let mut out: Vec<(Atom, u32)> = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
@@ -57,7 +342,7 @@ fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
             j += 1;
         }
     }
-    Ok(out)
+    Ok(out.into())
 }
 
 impl Poly {
@@ -69,7 +354,7 @@ impl Poly {
             Poly::default()
         } else {
             Poly {
-                terms: vec![(Vec::new(), c)],
+                terms: TermList::One((Mono::new(), c)),
             }
         }
     }
@@ -83,7 +368,7 @@ impl Poly {
             Poly::default()
         } else {
             Poly {
-                terms: vec![(m, c)],
+                terms: TermList::One((m, c)),
             }
         }
     }
@@ -92,18 +377,25 @@ impl Poly {
     ///
     /// Pre: none. Post: a one-term polynomial. Example: `Poly::name("M").to_string() == "M"`.
     pub fn name(n: &str) -> Poly {
-        Poly::atom(Atom::Name(n.to_string()))
+        Poly::atom(Atom::Name(Name::new(n)))
+    }
+
+    /// The name `n` (a [`Name`] already made).
+    ///
+    /// Pre: none. Post: a one-term polynomial. Example: `Poly::of_name(Name::new("M"))`.
+    pub fn of_name(n: Name) -> Poly {
+        Poly::atom(Atom::Name(n))
     }
 
     fn atom(a: Atom) -> Poly {
         Poly {
-            terms: vec![(vec![(a, 1)], 1)],
+            terms: TermList::One((Mono(MonoRepr::One((a, 1))), 1)),
         }
     }
 
-    fn from_terms(mut terms: Vec<(Mono, i64)>) -> Result<Poly, SymError> {
+    fn from_terms(mut terms: Terms) -> Result<Poly, SymError> {
         terms.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(Mono, i64)> = Vec::with_capacity(terms.len());
+        let mut out: Terms = Terms::with_capacity(terms.len());
         for (m, c) in terms {
             match out.last_mut() {
                 Some(last) if last.0 == m => {
@@ -113,7 +405,7 @@ impl Poly {
             }
         }
         out.retain(|t| t.1 != 0);
-        Ok(Poly { terms: out })
+        Ok(Poly { terms: out.into() })
     }
 
     /// The terms `(monomial, coefficient)`, sorted, constant first.
@@ -165,16 +457,61 @@ impl Poly {
     ///
     /// Pre: none. Post: canonical; a coefficient overflow is an error. Example: `M + M == 2*M`.
     pub fn add(&self, other: &Poly) -> Result<Poly, SymError> {
-        let mut t = self.terms.clone();
-        t.extend(other.terms.iter().cloned());
-        Poly::from_terms(t)
+        self.merge(other, 1)
     }
 
     /// `self - other`.
     ///
     /// Pre: none. Post: canonical. Example: `M - M == 0`.
     pub fn sub(&self, other: &Poly) -> Result<Poly, SymError> {
-        self.add(&other.scale(-1)?)
+        if other.terms.iter().any(|t| t.1 == i64::MIN) {
+            // `-other` does not fit.
+            return Err(ovf("coefficient"));
+        }
+        self.merge(other, -1)
+    }
+
+    /// `self + sign*other` (`sign` is 1 or -1, and `-other` fits) by merging the two sorted term
+    /// lists: the canonical form of the concatenation, as [`Poly::from_terms`] would give it.
+    fn merge(&self, other: &Poly, sign: i64) -> Result<Poly, SymError> {
+        if other.terms.is_empty() {
+            return Ok(self.clone());
+        }
+        if self.terms.is_empty() && sign == 1 {
+            return Ok(other.clone());
+        }
+        let (a, b) = (&self.terms, &other.terms);
+        let mut out: Terms = Terms::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let ord = match (a.get(i), b.get(j)) {
+                (Some(x), Some(y)) => x.0.cmp(&y.0),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            match ord {
+                std::cmp::Ordering::Less => {
+                    out.push(a[i].clone());
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push((b[j].0.clone(), b[j].1 * sign));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    let c = a[i]
+                        .1
+                        .checked_add(b[j].1 * sign)
+                        .ok_or_else(|| ovf("coefficient"))?;
+                    if c != 0 {
+                        out.push((a[i].0.clone(), c));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        Ok(Poly { terms: out.into() })
     }
 
     /// `c * self`.
@@ -184,14 +521,14 @@ impl Poly {
         if c == 0 {
             return Ok(Poly::default());
         }
-        let mut t = Vec::with_capacity(self.terms.len());
-        for (m, k) in &self.terms {
+        let mut t = Terms::with_capacity(self.terms.len());
+        for (m, k) in self.terms.iter() {
             t.push((
                 m.clone(),
                 k.checked_mul(c).ok_or_else(|| ovf("coefficient"))?,
             ));
         }
-        Ok(Poly { terms: t })
+        Ok(Poly { terms: t.into() })
     }
 
     /// `self * other`.
@@ -204,9 +541,9 @@ impl Poly {
         if let Some(c) = self.as_const() {
             return other.scale(c);
         }
-        let mut t = Vec::with_capacity(self.terms.len() * other.terms.len());
-        for (ma, ca) in &self.terms {
-            for (mb, cb) in &other.terms {
+        let mut t = Terms::with_capacity(self.terms.len() * other.terms.len());
+        for (ma, ca) in self.terms.iter() {
+            for (mb, cb) in other.terms.iter() {
                 t.push((
                     mono_mul(ma, mb)?,
                     ca.checked_mul(*cb).ok_or_else(|| ovf("coefficient"))?,
@@ -259,8 +596,8 @@ impl Poly {
                     }
                 }
                 whole.add(&Poly::atom(Atom::Floor(
-                    Box::new(rest),
-                    Box::new(Poly::constant(c)),
+                    Arc::new(rest),
+                    Arc::new(Poly::constant(c)),
                 )))
             }
             None => {
@@ -274,8 +611,8 @@ impl Poly {
                     return Ok(k);
                 }
                 Ok(Poly::atom(Atom::Floor(
-                    Box::new(self.clone()),
-                    Box::new(q.clone()),
+                    Arc::new(self.clone()),
+                    Arc::new(q.clone()),
                 )))
             }
         }
@@ -298,8 +635,8 @@ impl Poly {
                     return whole.add(&Poly::constant(-((-b).div_euclid(c))));
                 }
                 whole.add(&Poly::atom(Atom::Ceil(
-                    Box::new(rest),
-                    Box::new(Poly::constant(c)),
+                    Arc::new(rest),
+                    Arc::new(Poly::constant(c)),
                 )))
             }
             None => {
@@ -310,8 +647,8 @@ impl Poly {
                     return Ok(k);
                 }
                 Ok(Poly::atom(Atom::Ceil(
-                    Box::new(self.clone()),
-                    Box::new(q.clone()),
+                    Arc::new(self.clone()),
+                    Arc::new(q.clone()),
                 )))
             }
         }
@@ -333,8 +670,8 @@ impl Poly {
                     return Ok(Poly::constant(b.rem_euclid(c)));
                 }
                 Ok(Poly::atom(Atom::Mod(
-                    Box::new(rest),
-                    Box::new(Poly::constant(c)),
+                    Arc::new(rest),
+                    Arc::new(Poly::constant(c)),
                 )))
             }
             None => {
@@ -345,8 +682,8 @@ impl Poly {
                     return Ok(Poly::default());
                 }
                 Ok(Poly::atom(Atom::Mod(
-                    Box::new(self.clone()),
-                    Box::new(q.clone()),
+                    Arc::new(self.clone()),
+                    Arc::new(q.clone()),
                 )))
             }
         }
@@ -354,8 +691,8 @@ impl Poly {
 
     /// Splits `self = c*whole + rest` with every coefficient of `rest` in `[0, c)` (c > 0).
     fn split_multiples(&self, c: i64) -> Result<(Poly, Poly), SymError> {
-        let (mut w, mut r) = (Vec::new(), Vec::new());
-        for (m, k) in &self.terms {
+        let (mut w, mut r) = (Terms::new(), Terms::new());
+        for (m, k) in self.terms.iter() {
             let (q, s) = (k.div_euclid(c), k.rem_euclid(c));
             if q != 0 {
                 w.push((m.clone(), q));
@@ -364,7 +701,7 @@ impl Poly {
                 r.push((m.clone(), s));
             }
         }
-        Ok((Poly { terms: w }, Poly { terms: r }))
+        Ok((Poly { terms: w.into() }, Poly { terms: r.into() }))
     }
 
     /// `Some(k)` with `self == q * k` exactly, when `q` is a single term dividing every term.
@@ -372,12 +709,12 @@ impl Poly {
         let [(qm, qc)] = q.terms.as_slice() else {
             return Ok(None);
         };
-        let mut out = Vec::with_capacity(self.terms.len());
-        for (m, c) in &self.terms {
+        let mut out = Terms::with_capacity(self.terms.len());
+        for (m, c) in self.terms.iter() {
             if c % qc != 0 {
                 return Ok(None);
             }
-            let mut rest: Mono = m.clone();
+            let mut rest: Vec<(Atom, u32)> = m.to_vec();
             for (a, p) in qm {
                 match rest.iter().position(|(b, _)| b == a) {
                     Some(i) if rest[i].1 >= *p => {
@@ -389,7 +726,7 @@ impl Poly {
                     _ => return Ok(None),
                 }
             }
-            out.push((rest, c / qc));
+            out.push((rest.into(), c / qc));
         }
         Ok(Some(Poly::from_terms(out)?))
     }
@@ -398,12 +735,12 @@ impl Poly {
     ///
     /// Pre: none. Post: appends each name once. Example: `K*M + M/128` gives `K, M`.
     pub fn names(&self, out: &mut Vec<String>) {
-        for (m, _) in &self.terms {
+        for (m, _) in self.terms.iter() {
             for (a, _) in m {
                 match a {
                     Atom::Name(n) => {
-                        if !out.contains(n) {
-                            out.push(n.clone())
+                        if !out.iter().any(|o| o.as_str() == n.as_str()) {
+                            out.push(n.to_string())
                         }
                     }
                     Atom::Floor(p, q) | Atom::Ceil(p, q) | Atom::Mod(p, q) => {
@@ -421,16 +758,10 @@ impl Poly {
     /// Pre: none. Post: denotes the substituted expression. Example: `M` with `M ↦ 4*P` gives `4*P`.
     pub fn substitute(&self, f: &dyn Fn(&str) -> Option<Poly>) -> Result<Poly, SymError> {
         let mut acc = Poly::default();
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms.iter() {
             let mut term = Poly::constant(*c);
             for (a, p) in m {
-                let base = match a {
-                    Atom::Name(n) => f(n).unwrap_or_else(|| Poly::name(n)),
-                    Atom::Floor(x, y) => x.substitute(f)?.floor_div(&y.substitute(f)?)?,
-                    Atom::Ceil(x, y) => x.substitute(f)?.ceil_div(&y.substitute(f)?)?,
-                    Atom::Mod(x, y) => x.substitute(f)?.rem(&y.substitute(f)?)?,
-                    Atom::Swizzle(sw, x) => x.substitute(f)?.swizzle(*sw)?,
-                };
+                let base = a.substitute(f)?;
                 for _ in 0..*p {
                     term = term.mul(&base)?;
                 }
@@ -446,11 +777,13 @@ impl Poly {
     /// overflow is an error. Example: `M/128` with `M = 300` gives 2.
     pub fn eval(&self, env: &BTreeMap<String, i64>) -> Result<i64, SymError> {
         let mut acc: i64 = 0;
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms.iter() {
             let mut v = *c;
             for (a, p) in m {
                 let x = match a {
-                    Atom::Name(n) => *env.get(n).ok_or_else(|| SymError::UnboundName(n.clone()))?,
+                    Atom::Name(n) => *env
+                        .get(n.as_str())
+                        .ok_or_else(|| SymError::UnboundName(n.to_string()))?,
                     Atom::Floor(x, y) => {
                         let (x, y) = (x.eval(env)?, y.eval(env)?);
                         if y == 0 {
@@ -496,7 +829,7 @@ impl Poly {
         if let Some(x) = self.as_const() {
             return Ok(Poly::constant(f.apply(x)));
         }
-        Ok(Poly::atom(Atom::Swizzle(sw, Box::new(self.clone()))))
+        Ok(Poly::atom(Atom::Swizzle(sw, Arc::new(self.clone()))))
     }
 
     /// Whether some quotient atom occurs (the polynomial is not a plain polynomial in names).
@@ -517,6 +850,22 @@ impl Poly {
             .map(|(m, _)| m.iter().map(|(_, p)| *p).sum::<u32>())
             .max()
             .unwrap_or(0)
+    }
+}
+
+impl Atom {
+    /// The atom with names replaced by polynomials (`f` returns `None` to keep a name), as a
+    /// canonical polynomial: the factor [`Poly::substitute`] multiplies in.
+    ///
+    /// Pre: none. Post: denotes the substituted atom. Example: `M/128` with `M ↦ 128*P` gives `P`.
+    pub fn substitute(&self, f: &dyn Fn(&str) -> Option<Poly>) -> Result<Poly, SymError> {
+        Ok(match self {
+            Atom::Name(n) => f(n).unwrap_or_else(|| Poly::of_name(n.clone())),
+            Atom::Floor(x, y) => x.substitute(f)?.floor_div(&y.substitute(f)?)?,
+            Atom::Ceil(x, y) => x.substitute(f)?.ceil_div(&y.substitute(f)?)?,
+            Atom::Mod(x, y) => x.substitute(f)?.rem(&y.substitute(f)?)?,
+            Atom::Swizzle(sw, x) => x.substitute(f)?.swizzle(*sw)?,
+        })
     }
 }
 

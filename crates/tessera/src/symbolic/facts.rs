@@ -21,10 +21,11 @@
 //! atoms): `facts_parse_exact`, `facts_parse_contra`, `facts_decide_sound`, `facts_witness_sound`;
 //! bridged by `symbolic_facts_agree_with_the_extracted_proof`.
 
-use super::expr::{gcd, Atom, Poly, Reader};
+use super::expr::{gcd, Atom, Name, Poly, Reader};
 use super::SymError;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// An assignment of values to names.
 pub type Assignment = BTreeMap<String, i64>;
@@ -248,7 +249,7 @@ pub fn render_poly(p: &Poly, syn: Syntax) -> String {
         }
         for (a, pw) in m {
             let s = match a {
-                Atom::Name(n) => n.clone(),
+                Atom::Name(n) => n.to_string(),
                 Atom::Floor(x, y) => {
                     let (x, y) = (render_poly(x, syn), render_poly(y, syn));
                     match syn {
@@ -335,9 +336,27 @@ pub struct NameInfo {
     pub ymax: Option<i64>,
 }
 
-/// A fact base over names.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A fact base over names. Cloning is cheap (the base is shared; strengthening a clone copies it
+/// first).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Facts {
+    b: Arc<Base>,
+}
+
+impl fmt::Debug for Facts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Facts")
+            .field("raw", &self.b.raw)
+            .field("free", &self.b.free)
+            .field("defs", &self.b.defs)
+            .field("nonneg", &self.b.nonneg)
+            .field("yform", &self.b.yform)
+            .finish()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Base {
     raw: Vec<Raw>,
     free: BTreeMap<String, NameInfo>,
     /// `X = a*Y + b` with `Y` free.
@@ -367,143 +386,7 @@ fn modinv(a: i64, m: i64) -> Option<i64> {
     i64::try_from(t.rem_euclid(m as i128)).ok()
 }
 
-impl Facts {
-    /// Reads facts (`M % 128 == 0`, `K >= 64`, `M == 4*P`, `M <= 8192`).
-    ///
-    /// Pre: none. Post: a consistent fact base; a malformed fact is [`SymError::Parse`], a
-    /// non-linear one [`SymError::NonLinearFact`], an unsupported shape
-    /// [`SymError::UnsupportedFact`], and facts with no common solution
-    /// [`SymError::Contradiction`] naming them.
-    /// Example: `Facts::parse(&["M % 2 == 1", "M % 4 == 0"])` is a contradiction.
-    pub fn parse<S: AsRef<str>>(facts: &[S]) -> Result<Facts, SymError> {
-        let mut f = Facts::default();
-        for s in facts {
-            let raw = parse_fact(s.as_ref())?;
-            f.raw.extend(raw);
-        }
-        f.rebuild()?;
-        Ok(f)
-    }
-
-    /// The facts as given.
-    ///
-    /// Pre: none. Post: in order, each once. Example: `["M % 128 == 0"]`.
-    pub fn sources(&self) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        for r in &self.raw {
-            if !v.contains(&r.src) {
-                v.push(r.src.clone());
-            }
-        }
-        v
-    }
-
-    /// Every name a fact mentions.
-    ///
-    /// Pre: none. Post: sorted, each once. Example: `M == 4*P` mentions `M` and `P`.
-    pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.free.keys().cloned().collect();
-        v.extend(self.defs.keys().cloned());
-        v.sort();
-        v.dedup();
-        v
-    }
-
-    /// Checks that every name of the facts is one of `known` or reachable from one through a
-    /// definition (`M == 4*P` with `M` known makes `P` known).
-    ///
-    /// Pre: none. Post: [`SymError::UnknownName`] names the first fact with an unknown name.
-    /// Example: facts `Q % 2 == 0` for an expression over `M` fail.
-    pub fn check_known(&self, known: &[String]) -> Result<(), SymError> {
-        let mut ok: Vec<String> = known.to_vec();
-        loop {
-            let before = ok.len();
-            for (x, (y, _, _)) in &self.defs {
-                if ok.contains(x) && !ok.contains(y) {
-                    ok.push(y.clone());
-                }
-            }
-            if ok.len() == before {
-                break;
-            }
-        }
-        for r in &self.raw {
-            let mut names = vec![r.name.clone()];
-            if let Kind::Def(y, _, _) = &r.kind {
-                names.push(y.clone());
-            }
-            for n in names {
-                if !ok.contains(&n) {
-                    return Err(SymError::UnknownName {
-                        name: n,
-                        fact: r.src.clone(),
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds a guard as a fact when it has the shape of one (a bound, a residue or a value of
-    /// one name); other guards are ignored (they stay guards).
-    ///
-    /// Pre: `p` is consistent with the facts (it was not refuted). Post: the base implies `p`
-    /// when it was added. Example: after the guard `M >= 129`, `M >= 100` is proved.
-    pub fn strengthen(&mut self, p: &Pred) {
-        let src = p.to_string();
-        let raw = match p.rel {
-            Rel::Divides => match (p.lhs.as_const(), single_name(&p.rhs)) {
-                (Some(m), Some((n, 1, 0))) if m > 0 => Some(Raw {
-                    src,
-                    name: n,
-                    kind: Kind::Residue(m, 0),
-                }),
-                _ => None,
-            },
-            Rel::Ge | Rel::Eq | Rel::Ne => p.lhs.sub(&p.rhs).ok().and_then(|d| {
-                let (n, a, b) = single_name(&d)?;
-                let kind = match (p.rel, a) {
-                    (Rel::Ge, 1) => Kind::Lower(b.checked_neg()?),
-                    (Rel::Ge, -1) => Kind::Upper(b),
-                    (Rel::Eq, 1) => Kind::Value(b.checked_neg()?),
-                    (Rel::Ne, 1 | -1) => {
-                        let v = if a == 1 { b.checked_neg()? } else { b };
-                        let lo = self.lower_of(&n)?;
-                        (v == lo).then_some(Kind::Lower(v.checked_add(1)?))?
-                    }
-                    _ => return None,
-                };
-                Some(Raw { src, name: n, kind })
-            }),
-            Rel::NotDivides => None,
-        };
-        if let Some(r) = raw {
-            let saved = self.clone();
-            self.raw.push(r);
-            if self.rebuild().is_err() {
-                *self = saved;
-            }
-        }
-    }
-
-    /// Makes the implicit lower bound of `names` 0 instead of 1 (coordinates and thread indices
-    /// may be 0; extents may not).
-    ///
-    /// Pre: none. Post: the facts are rebuilt; an explicit bound still applies.
-    /// Example: `local_tile`'s `(bm,bk)` are `>= 0`.
-    pub fn set_nonnegative(&mut self, names: &[String]) -> Result<(), SymError> {
-        for n in names {
-            if !self.nonneg.contains(n) {
-                self.nonneg.push(n.clone());
-            }
-        }
-        self.rebuild()
-    }
-
-    fn lower_of(&self, n: &str) -> Option<i64> {
-        self.free.get(n).map(|i| i.x0)
-    }
-
+impl Base {
     fn resolve(
         &self,
         defs: &BTreeMap<String, (String, i64, i64)>,
@@ -687,13 +570,15 @@ impl Facts {
                 }
             }
         }
-        self.free.clear();
+        let mut free = BTreeMap::new();
         for (y, e) in acc {
             let x0 = e.lo as i128 + (e.r as i128 - e.lo as i128).rem_euclid(e.m as i128);
             let x0 = i64::try_from(x0).map_err(|_| too_big(&y))?;
             let ymax = e.hi.map(|h| (h - x0) / e.m);
-            self.free.insert(y, NameInfo { m: e.m, x0, ymax });
+            free.insert(y, NameInfo { m: e.m, x0, ymax });
         }
+        // Nothing is changed before this point (a failed rebuild leaves the base as it was).
+        self.free = free;
         self.defs = resolved;
         let mut yform = BTreeMap::new();
         for n in self.free.keys().chain(self.defs.keys()) {
@@ -717,7 +602,7 @@ impl Facts {
                 .add(&Poly::constant(b))
                 .ok();
         }
-        let base = Poly::name(&format!("{y}'"))
+        let base = Poly::of_name(Name::new(&y).primed())
             .scale(i.m)
             .ok()?
             .add(&Poly::constant(i.x0))
@@ -725,19 +610,170 @@ impl Facts {
         base.scale(a).ok()?.add(&Poly::constant(b)).ok()
     }
 
+    fn info_or_default(&self, n: &str) -> NameInfo {
+        self.free.get(n).cloned().unwrap_or(NameInfo {
+            m: 1,
+            x0: i64::from(!self.nonneg.iter().any(|x| x == n)),
+            ymax: None,
+        })
+    }
+}
+
+impl Facts {
+    /// Reads facts (`M % 128 == 0`, `K >= 64`, `M == 4*P`, `M <= 8192`).
+    ///
+    /// Pre: none. Post: a consistent fact base; a malformed fact is [`SymError::Parse`], a
+    /// non-linear one [`SymError::NonLinearFact`], an unsupported shape
+    /// [`SymError::UnsupportedFact`], and facts with no common solution
+    /// [`SymError::Contradiction`] naming them.
+    /// Example: `Facts::parse(&["M % 2 == 1", "M % 4 == 0"])` is a contradiction.
+    pub fn parse<S: AsRef<str>>(facts: &[S]) -> Result<Facts, SymError> {
+        let mut b = Base::default();
+        for s in facts {
+            let raw = parse_fact(s.as_ref())?;
+            b.raw.extend(raw);
+        }
+        b.rebuild()?;
+        Ok(Facts { b: Arc::new(b) })
+    }
+
+    /// The facts as given.
+    ///
+    /// Pre: none. Post: in order, each once. Example: `["M % 128 == 0"]`.
+    pub fn sources(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for r in &self.b.raw {
+            if !v.contains(&r.src) {
+                v.push(r.src.clone());
+            }
+        }
+        v
+    }
+
+    /// Every name a fact mentions.
+    ///
+    /// Pre: none. Post: sorted, each once. Example: `M == 4*P` mentions `M` and `P`.
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.b.free.keys().cloned().collect();
+        v.extend(self.b.defs.keys().cloned());
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Checks that every name of the facts is one of `known` or reachable from one through a
+    /// definition (`M == 4*P` with `M` known makes `P` known).
+    ///
+    /// Pre: none. Post: [`SymError::UnknownName`] names the first fact with an unknown name.
+    /// Example: facts `Q % 2 == 0` for an expression over `M` fail.
+    pub fn check_known(&self, known: &[String]) -> Result<(), SymError> {
+        let mut ok: Vec<String> = known.to_vec();
+        loop {
+            let before = ok.len();
+            for (x, (y, _, _)) in &self.b.defs {
+                if ok.contains(x) && !ok.contains(y) {
+                    ok.push(y.clone());
+                }
+            }
+            if ok.len() == before {
+                break;
+            }
+        }
+        for r in &self.b.raw {
+            let mut names = vec![r.name.clone()];
+            if let Kind::Def(y, _, _) = &r.kind {
+                names.push(y.clone());
+            }
+            for n in names {
+                if !ok.contains(&n) {
+                    return Err(SymError::UnknownName {
+                        name: n,
+                        fact: r.src.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a guard as a fact when it has the shape of one (a bound, a residue or a value of
+    /// one name); other guards are ignored (they stay guards).
+    ///
+    /// Pre: `p` is consistent with the facts (it was not refuted). Post: the base implies `p`
+    /// when it was added. Example: after the guard `M >= 129`, `M >= 100` is proved.
+    pub fn strengthen(&mut self, p: &Pred) {
+        let raw = match p.rel {
+            Rel::Divides => match (p.lhs.as_const(), single_name(&p.rhs)) {
+                (Some(m), Some((n, 1, 0))) if m > 0 => Some(Raw {
+                    src: p.to_string(),
+                    name: n,
+                    kind: Kind::Residue(m, 0),
+                }),
+                _ => None,
+            },
+            Rel::Ge | Rel::Eq | Rel::Ne => p.lhs.sub(&p.rhs).ok().and_then(|d| {
+                let (n, a, b) = single_name(&d)?;
+                let kind = match (p.rel, a) {
+                    (Rel::Ge, 1) => Kind::Lower(b.checked_neg()?),
+                    (Rel::Ge, -1) => Kind::Upper(b),
+                    (Rel::Eq, 1) => Kind::Value(b.checked_neg()?),
+                    (Rel::Ne, 1 | -1) => {
+                        let v = if a == 1 { b.checked_neg()? } else { b };
+                        let lo = self.lower_of(&n)?;
+                        (v == lo).then_some(Kind::Lower(v.checked_add(1)?))?
+                    }
+                    _ => return None,
+                };
+                Some(Raw {
+                    src: p.to_string(),
+                    name: n,
+                    kind,
+                })
+            }),
+            Rel::NotDivides => None,
+        };
+        if let Some(r) = raw {
+            let b = Arc::make_mut(&mut self.b);
+            b.raw.push(r);
+            // A failed rebuild changes nothing but `raw`.
+            if b.rebuild().is_err() {
+                b.raw.pop();
+            }
+        }
+    }
+
+    /// Makes the implicit lower bound of `names` 0 instead of 1 (coordinates and thread indices
+    /// may be 0; extents may not).
+    ///
+    /// Pre: none. Post: the facts are rebuilt; an explicit bound still applies.
+    /// Example: `local_tile`'s `(bm,bk)` are `>= 0`.
+    pub fn set_nonnegative(&mut self, names: &[String]) -> Result<(), SymError> {
+        let b = Arc::make_mut(&mut self.b);
+        for n in names {
+            if !b.nonneg.contains(n) {
+                b.nonneg.push(n.clone());
+            }
+        }
+        b.rebuild()
+    }
+
+    fn lower_of(&self, n: &str) -> Option<i64> {
+        self.b.free.get(n).map(|i| i.x0)
+    }
+
     /// The normalized facts of a free name (`None` for a name without facts or a defined name).
     ///
     /// Pre: none. Post: see [`NameInfo`]. Example: `M % 128 == 0` gives `x0 = 128, m = 128`.
     pub fn info(&self, n: &str) -> Option<&NameInfo> {
-        self.free.get(n)
+        self.b.free.get(n)
     }
 
     fn info_or_default(&self, n: &str) -> NameInfo {
-        self.free.get(n).cloned().unwrap_or(NameInfo {
-            m: 1,
-            x0: i64::from(!self.nonneg.contains(&n.to_string())),
-            ymax: None,
-        })
+        self.b.info_or_default(n)
+    }
+
+    fn y_of(&self, n: &str) -> Option<Poly> {
+        self.b.y_of(n)
     }
 
     /// A typical large assignment (each name about `x0 + 1000*m`), used to prefer one side of
@@ -745,9 +781,9 @@ impl Facts {
     ///
     /// Pre: none. Post: satisfies the facts when the ranges allow. Example: `M` gives 1001.
     pub fn typical(&self, names: &[String]) -> Assignment {
-        let mut bases: Vec<String> = self.free.keys().cloned().collect();
+        let mut bases: Vec<String> = self.b.free.keys().cloned().collect();
         for n in names {
-            let b = self.defs.get(n).map(|d| d.0.clone()).unwrap_or(n.clone());
+            let b = self.b.defs.get(n).map(|d| d.0.clone()).unwrap_or(n.clone());
             if !bases.contains(&b) {
                 bases.push(b);
             }
@@ -768,10 +804,15 @@ impl Facts {
         if p.as_const().is_some() {
             return Ok(p.clone());
         }
-        p.substitute(&|n: &str| match self.yform.get(n) {
+        p.substitute(&|n: &str| self.yform_of(n))
+    }
+
+    /// The quotient-variable form of a name (`None`: keep it), what [`Facts::to_y`] substitutes.
+    fn yform_of(&self, n: &str) -> Option<Poly> {
+        match self.b.yform.get(n) {
             Some(p) => Some(p.clone()),
             None => self.y_of(n),
-        })
+        }
     }
 
     fn ymax_of(&self, yname: &str) -> Option<i64> {
@@ -927,6 +968,15 @@ impl Facts {
                 }));
             }
         }
+        if let Some(v) = self.decide_linear(p) {
+            return Ok(v);
+        }
+        self.decide_general(p)
+    }
+
+    /// [`Facts::decide_static`] without the linear fast path (every condition rewritten as a
+    /// polynomial in quotient variables).
+    fn decide_general(&self, p: &Pred) -> Result<Option<bool>, SymError> {
         Ok(match p.rel {
             Rel::Ge => {
                 let d = self.to_y(&p.lhs.sub(&p.rhs)?)?;
@@ -946,6 +996,67 @@ impl Facts {
             Rel::Divides => self.decide_divides(&p.lhs, &p.rhs)?,
             Rel::NotDivides => self.decide_divides(&p.lhs, &p.rhs)?.map(|b| !b),
         })
+    }
+
+    /// The decision of [`Facts::decide_static`] computed without building polynomials, for a
+    /// condition whose sides are linear in names (with a constant divisor for divisibility):
+    /// `Some(answer)`, or `None` where the general path must run (a quotient, a product of
+    /// names, or values large enough that the general path's checked arithmetic could
+    /// overflow). The answer is the general path's, step for step: the same rewriting in
+    /// quotient variables ([`Lin`] holds what `to_y` would build) and the same tests.
+    fn decide_linear(&self, p: &Pred) -> Option<Option<bool>> {
+        match p.rel {
+            Rel::Ge | Rel::Eq | Rel::Ne => {
+                let mut d = Lin::default();
+                d.add(self, &p.lhs, 1)?;
+                d.add(self, &p.rhs, -1)?;
+                Some(match p.rel {
+                    Rel::Ge => {
+                        let iv = d.interval();
+                        if iv.lo.is_some_and(|l| l >= 0) {
+                            Some(true)
+                        } else if iv.hi.is_some_and(|h| h < 0) {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    }
+                    Rel::Eq => d.decide_zero(),
+                    _ => d.decide_zero().map(|b| !b),
+                })
+            }
+            Rel::Divides | Rel::NotDivides => {
+                let q = p.lhs.as_const()?;
+                let mut py = Lin::default();
+                py.add(self, &p.rhs, 1)?;
+                let v = if py.t.is_empty() && py.c == 0 {
+                    Some(true)
+                } else if q == 0 {
+                    py.decide_zero()
+                } else {
+                    let c = q.checked_abs()?;
+                    let b = i64::try_from(py.c).ok()?;
+                    let g = py.gcd();
+                    if g % c == 0 && b.rem_euclid(c) == 0 {
+                        Some(true)
+                    } else {
+                        let g2 = gcd(c, g);
+                        if b.rem_euclid(g2.max(1)) != 0 && g2 != 0 {
+                            Some(false)
+                        } else if g == 0 {
+                            Some(b.rem_euclid(c) == 0)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                Some(if p.rel == Rel::Divides {
+                    v
+                } else {
+                    v.map(|b| !b)
+                })
+            }
+        }
     }
 
     fn decide_zero(&self, d: &Poly) -> Option<bool> {
@@ -1024,7 +1135,7 @@ impl Facts {
             let i = self.info_or_default(n);
             env.insert(n.clone(), i.x0.checked_add(i.m.checked_mul(*y)?)?);
         }
-        for (x, (y, a, b)) in &self.defs {
+        for (x, (y, a, b)) in &self.b.defs {
             let v = *env.get(y)?;
             env.insert(x.clone(), a.checked_mul(v)?.checked_add(*b)?);
         }
@@ -1038,9 +1149,9 @@ impl Facts {
         extra: &[String],
         ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,
     ) -> Result<Option<Assignment>, SymError> {
-        let mut names: Vec<String> = self.free.keys().cloned().collect();
+        let mut names: Vec<String> = self.b.free.keys().cloned().collect();
         for e in extra {
-            let base = self.defs.get(e).map(|d| d.0.clone()).unwrap_or(e.clone());
+            let base = self.b.defs.get(e).map(|d| d.0.clone()).unwrap_or(e.clone());
             if !names.contains(&base) {
                 names.push(base);
             }
@@ -1129,7 +1240,7 @@ impl Facts {
     /// Pre: every name of the facts has a value. Post: `true` iff each fact holds (and every
     /// name is >= 1). Example: `M = 130` does not satisfy `M % 128 == 0`.
     pub fn satisfied_by(&self, env: &Assignment) -> bool {
-        for r in &self.raw {
+        for r in &self.b.raw {
             let Some(&v) = env.get(&r.name) else {
                 return false;
             };
@@ -1160,12 +1271,140 @@ fn single_name(p: &Poly) -> Option<(String, i64, i64)> {
     for (m, c) in p.terms() {
         match m.as_slice() {
             [] => {}
-            [(Atom::Name(n), 1)] if out.is_none() => out = Some((n.clone(), *c)),
+            [(Atom::Name(n), 1)] if out.is_none() => out = Some((n.to_string(), *c)),
             _ => return None,
         }
     }
     let (n, a) = out?;
     Some((n, a, p.constant_term()))
+}
+
+/// A polynomial of degree 1 in names and quotient atoms rewritten in quotient variables
+/// (`X ↦ x0 + m*X'`, a defined name through its definition), as `Facts::to_y` would build it,
+/// without building it: the constant and the coefficient of each atom of the result (a quotient
+/// variable `X'`, or a quotient rewritten inside), with the atom's interval (zero coefficients
+/// dropped, as canonicalization drops them).
+#[derive(Default)]
+struct Lin {
+    c: i128,
+    t: smallvec::SmallVec<[(Atom, i128, Iv); 4]>,
+    /// The sum of the magnitudes of every product and sum formed: kept under `LIN_LIMIT`, so the
+    /// general path's checked `i64` arithmetic, in any order, would not overflow.
+    mag: i128,
+}
+
+const LIN_LIMIT: i128 = 1 << 60;
+
+/// The largest magnitude of an atom's interval end the fast path takes (sums of products with
+/// coefficients under `LIN_LIMIT` then stay far inside `i128`, in any order).
+const IV_LIMIT: i128 = 1 << 62;
+
+impl Lin {
+    fn bump(&mut self, v: i128) -> Option<i128> {
+        self.mag = self.mag.checked_add(v.checked_abs()?)?;
+        (self.mag < LIN_LIMIT).then_some(v)
+    }
+
+    fn term(&mut self, a: Atom, coef: i128, iv: Iv) -> Option<()> {
+        let small = |e: Option<i128>| e.is_none_or(|e| e.abs() < IV_LIMIT);
+        if !small(iv.lo) || !small(iv.hi) {
+            return None;
+        }
+        match self.t.iter().position(|t| t.0 == a) {
+            Some(j) => {
+                let v = self.bump(self.t[j].1 + coef)?;
+                if v == 0 {
+                    self.t.remove(j);
+                } else {
+                    self.t[j].1 = v;
+                }
+            }
+            None => self.t.push((a, coef, iv)),
+        }
+        Some(())
+    }
+
+    /// Adds `sign * p`; `None` when `p` (or an atom rewritten) has a product of atoms or a
+    /// power, when rewriting fails, or when the values grow too large.
+    fn add(&mut self, f: &Facts, p: &Poly, sign: i128) -> Option<()> {
+        for (m, c) in p.terms() {
+            let c = self.bump(sign * i128::from(*c))?;
+            match m.as_slice() {
+                [] => self.c = self.bump(self.c + c)?,
+                [(Atom::Name(n), 1)] => {
+                    let (y, a, k): (&str, i128, i128) = match f.b.defs.get(n.as_str()) {
+                        Some((y, a, k)) => (y.as_str(), i128::from(*a), i128::from(*k)),
+                        None => (n.as_str(), 1, 0),
+                    };
+                    let i = f.b.info_or_default(y);
+                    // n = a*(x0 + m*y') + k.
+                    let ax0 = self.bump(a * i128::from(i.x0))?;
+                    let off = self.bump(ax0 + k)?;
+                    let cst = self.bump(c * off)?;
+                    self.c = self.bump(self.c + cst)?;
+                    if i.ymax == Some(0) {
+                        continue;
+                    }
+                    let am = self.bump(a * i128::from(i.m))?;
+                    let coef = self.bump(c * am)?;
+                    let iv = Iv {
+                        lo: Some(0),
+                        hi: i.ymax.map(i128::from),
+                    };
+                    self.term(Atom::Name(Name::new(y).primed()), coef, iv)?;
+                }
+                [(a, 1)] => {
+                    let base = a.substitute(&|n| f.yform_of(n)).ok()?;
+                    for (bm, k) in base.terms() {
+                        let k = self.bump(c * i128::from(*k))?;
+                        match bm.as_slice() {
+                            [] => self.c = self.bump(self.c + k)?,
+                            [(b, 1)] => self.term(b.clone(), k, f.atom_interval(b))?,
+                            _ => return None,
+                        }
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// The interval of `Facts::interval` on the rewritten polynomial.
+    fn interval(&self) -> Iv {
+        let mut acc = Iv::point(0);
+        if self.c != 0 {
+            acc = acc.add(&Iv::point(self.c));
+        }
+        for (_, coef, iv) in &self.t {
+            acc = acc.add(&Iv::point(*coef).mul(iv));
+        }
+        acc
+    }
+
+    /// The gcd of the non-constant coefficients (0 when there are none).
+    fn gcd(&self) -> i64 {
+        self.t
+            .iter()
+            .fold(0, |g, t| gcd(g, i64::try_from(t.1).unwrap_or(0)))
+    }
+
+    /// `Facts::decide_zero` on the rewritten polynomial.
+    fn decide_zero(&self) -> Option<bool> {
+        let b = i64::try_from(self.c).ok()?;
+        if self.t.is_empty() {
+            return Some(b == 0);
+        }
+        let g = self.gcd();
+        if g != 0 && b.rem_euclid(g) != 0 {
+            return Some(false);
+        }
+        let iv = self.interval();
+        if iv.lo.is_some_and(|l| l > 0) || iv.hi.is_some_and(|h| h < 0) {
+            return Some(false);
+        }
+        None
+    }
 }
 
 /// An interval with optional (infinite) ends, over i128.
@@ -1458,5 +1697,111 @@ fn shift(e: SymError, off: usize) -> SymError {
             message,
         },
         e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn int(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + (self.next() % (hi - lo + 1) as u64) as i64
+        }
+    }
+
+    /// A random linear expression over `M`, `K`, `P`, `Q` (sometimes with huge coefficients).
+    fn linear(r: &mut Rng) -> Poly {
+        let mut p = Poly::constant(r.int(-300, 300));
+        for n in ["M", "K", "P", "Q"] {
+            if r.pick(2) == 0 {
+                let c = match r.pick(16) {
+                    0 => i64::MAX / r.int(1, 4),
+                    1 => -(1 << 59),
+                    _ => r.int(-9, 9),
+                };
+                if let Ok(q) = p.add(&Poly::name(n).scale(c).expect("scale")) {
+                    p = q;
+                }
+            }
+        }
+        // Quotients, rewritten inside by the procedure (some simplify under the facts).
+        const QUOTIENTS: [&str; 7] = [
+            "ceil_div(M,128)",
+            "M/64",
+            "K%8",
+            "(K+3)/4",
+            "ceil_div(P,Q)",
+            "M*K/2",
+            "Sw<3,4,3>(K)",
+        ];
+        for _ in 0..r.pick(3) {
+            let q = super::super::expr::parse_expr(QUOTIENTS[r.pick(QUOTIENTS.len())]).expect("q");
+            if let Ok(x) = p.add(&q.scale(r.int(-3, 3)).expect("scale")) {
+                p = x;
+            }
+        }
+        p
+    }
+
+    /// The fast path for conditions linear in names answers exactly as the general rewriting.
+    #[test]
+    fn the_linear_fast_path_agrees_with_the_general_procedure() {
+        let pool = [
+            "M % 128 == 0",
+            "M % 2 == 1",
+            "K >= 64",
+            "K <= 200",
+            "P == 4*Q + 1",
+            "M == 2*K",
+            "Q <= 1",
+            "Q >= 1",
+            "K % 8 == 3",
+            "P > 5",
+            "M < 1000",
+        ];
+        let mut r = Rng(0x5EED_1234_ABCD_0001);
+        let (mut fast, mut cases) = (0usize, 0usize);
+        while cases < 6000 {
+            let k = r.pick(4);
+            let chosen: Vec<&str> = (0..k).map(|_| pool[r.pick(pool.len())]).collect();
+            let Ok(mut facts) = Facts::parse(&chosen) else {
+                continue;
+            };
+            if r.pick(4) == 0 {
+                facts.set_nonnegative(&["Q".to_string()]).expect("nonneg");
+            }
+            let (a, b) = (linear(&mut r), linear(&mut r));
+            let p = match r.pick(6) {
+                0 => Pred::ge(a, b),
+                1 => Pred::eq(a, b),
+                2 => Pred::ne(a, b),
+                3 => Pred::divides(Poly::constant(r.int(-64, 64)), a),
+                4 => Pred {
+                    rel: Rel::NotDivides,
+                    lhs: Poly::constant(r.int(0, 16)),
+                    rhs: a,
+                },
+                _ => Pred::divides(Poly::constant(i64::MIN), a),
+            };
+            cases += 1;
+            let general = facts.decide_general(&p);
+            if let Some(v) = facts.decide_linear(&p) {
+                fast += 1;
+                assert_eq!(Ok(v), general, "{p} under {chosen:?}");
+            }
+        }
+        // Most cases take the fast path; the huge coefficients fall back.
+        assert!(fast > cases / 3, "{fast} of {cases}");
     }
 }

@@ -23,7 +23,7 @@ pub mod ragged;
 pub mod swizzle;
 
 pub use call::{eval, SymValue};
-pub use expr::{parse_expr, Atom, Poly};
+pub use expr::{parse_expr, Atom, Name, Poly};
 pub use facts::{Assignment, Facts, Pred, Rel, Syntax, Verdict};
 pub use layout::{Node, SymLayout};
 
@@ -192,8 +192,11 @@ impl Ctx {
             if self.guards.iter().any(|g| &g.pred == p) {
                 return Ok(Some(true));
             }
-            let n = p.negate()?;
-            if self.guards.iter().any(|g| g.pred == n) {
+            if p.rel == Rel::Ge && p.lhs.constant_term() == i64::MAX {
+                // The negation `rhs >= lhs + 1` does not fit: the error of `negate`.
+                p.negate()?;
+            }
+            if self.guards.iter().any(|g| is_negation(&g.pred, p)) {
                 return Ok(Some(false));
             }
         }
@@ -266,6 +269,23 @@ impl Ctx {
         Sym {
             value,
             guards: self.guards,
+        }
+    }
+}
+
+/// Whether `g == p.negate()`, decided without building the negation (`p.negate()` fits).
+fn is_negation(g: &Pred, p: &Pred) -> bool {
+    match p.rel {
+        // !(l >= r) is r >= l + 1.
+        Rel::Ge => g.rel == Rel::Ge && g.lhs == p.rhs && g.rhs.const_diff(&p.lhs) == Some(1),
+        Rel::Eq | Rel::Ne | Rel::Divides | Rel::NotDivides => {
+            let n = match p.rel {
+                Rel::Eq => Rel::Ne,
+                Rel::Ne => Rel::Eq,
+                Rel::Divides => Rel::NotDivides,
+                _ => Rel::Divides,
+            };
+            g.rel == n && g.lhs == p.lhs && g.rhs == p.rhs
         }
     }
 }

@@ -211,7 +211,7 @@ fn terms_and_propagate_agree_with_the_extracted_proof() {
     );
     // An IterDomain used twice never reaches `terms`'s own test: a plan that computes every
     // index backward writes each transform's inputs when they are still unknown, so two
-    // transforms reading one IterDomain make it fail (Overdetermined) first.
+    // transforms reading one IterDomain make it fail first (`backward_plan_inputs_once`).
     assert_eq!(twice, 0, "a backward plan with an IterDomain used twice");
     assert!(
         forward >= CASES / 500,
