@@ -19,5 +19,5 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
   mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
   pitch_bits
-  facts_parse decide_static witness
+  facts_parse decide_static witness ctx_run
   plan rterms rext rpropagate.

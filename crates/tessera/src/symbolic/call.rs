@@ -2,13 +2,13 @@
 //! with facts, answered with the result and its guards.
 
 use super::expr::{Item, Poly, Reader};
-use super::facts::{Assignment, Facts};
+use super::facts::{Assignment, Facts, Pred};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
 use super::product::{self, read_slice_crd, SliceCrd};
 use super::ragged::{self, SymRagged};
 use super::swizzle::{self, SymComposed};
-use super::{Ctx, Sym, SymError};
+use super::{Ctx, Guard, Sym, SymError};
 use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
 use std::fmt;
@@ -138,6 +138,7 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("eval", "L,E"),
 ];
 
+#[derive(Clone)]
 enum Arg {
     L(SymLayout),
     T(Tiler),
@@ -202,10 +203,19 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
         facts.set_nonnegative(&nonneg)?;
     }
     let facts_for_tidy = facts.clone();
-    let mut ctx = Ctx::new(facts);
-    let v = apply(&mut ctx, op, args)?;
-    let v = tidy_value(&ctx.facts, v)?;
-    let mut out = ctx.finish(v);
+    let constant = names.is_empty();
+    let split = split_cases(&facts, &mut |ctx: &mut Ctx| {
+        let v = apply(ctx, op, args.clone())?;
+        tidy_value(&ctx.facts, v)
+    });
+    let mut out = match split {
+        Err(SymError::Refuted {
+            op: rop,
+            obligation,
+            witness,
+        }) => return refusal(text, constant, rop, obligation, witness),
+        other => other?,
+    };
     // Guards read better with the quotients the facts make exact (`M/128 > bm`); the original
     // facts (not the guards) justify the rewrite, so the guard means the same.
     for g in &mut out.guards {
@@ -213,6 +223,253 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
         g.pred.rhs = facts_for_tidy.tidy(&g.pred.rhs)?;
     }
     Ok(out)
+}
+
+/// A refusal of [`split_cases`] made right for the integer algebra. The symbolic operations
+/// check CuTe's conditions, some of which are only sufficient: composition's stride
+/// divisibility and complement's tractability (the integer algebra decides admissibility
+/// exactly, and answers some calls that break them). So a call without names is decided by the
+/// integer algebra itself (its answer, or the refusal when it refuses too), and a refusal of one
+/// of those conditions on a call with names is [`SymError::Unsupported`], not
+/// [`SymError::Refuted`].
+fn refusal(
+    text: &str,
+    constant: bool,
+    op: &'static str,
+    obligation: String,
+    witness: super::facts::Assignment,
+) -> Result<Sym<SymValue>, SymError> {
+    let refuted = SymError::Refuted {
+        op,
+        obligation,
+        witness,
+    };
+    if constant {
+        return match crate::notation::eval(text) {
+            Err(_) => Err(refuted),
+            Ok(v) => match from_value(&v) {
+                Some(value) => Ok(Sym {
+                    value,
+                    guards: Vec::new(),
+                }),
+                None => Err(SymError::Unsupported {
+                    op,
+                    what: format!(
+                        "{refuted}; the integer algebra answers {v} (exact admissibility), \
+                         which the symbolic form does not represent"
+                    ),
+                }),
+            },
+        };
+    }
+    if matches!(op, "composition" | "complement") {
+        let SymError::Refuted { obligation, .. } = &refuted else {
+            unreachable!("built above")
+        };
+        return Err(SymError::Unsupported {
+            op,
+            what: format!(
+                "CuTe's condition {obligation} is false for every size the facts allow, but it \
+                 is only sufficient: the integer algebra decides admissibility exactly and may \
+                 answer at some sizes (instantiate them)"
+            ),
+        });
+    }
+    Err(refuted)
+}
+
+/// An integer value as a symbolic one (layouts, integers and tuples of them).
+fn from_value(v: &Value) -> Option<SymValue> {
+    Some(match v {
+        Value::Int(x) => SymValue::Expr(Poly::constant(*x)),
+        Value::Layout(l) => SymValue::Layout(l.to_string().parse().ok()?),
+        Value::Tuple(xs) => SymValue::Tuple(xs.iter().map(from_value).collect::<Option<_>>()?),
+        _ => return None,
+    })
+}
+
+/// How many re-runs [`split_cases`] may make for one computation.
+const SPLIT_BUDGET: usize = 256;
+
+/// Runs a symbolic computation so that a refusal holds for every size the facts allow.
+///
+/// An operation takes one side of each undecided branch and records it as a guard, so an
+/// obligation refuted on its path is refuted only where the path's guards hold (e.g.
+/// `left_inverse((16,M):(M,M))` keeps the mode `M` under the guard `M != 1`, and then its
+/// strides overlap for every `M != 1`; at `M = 1` the layout is `16:1`). On such a refusal the
+/// computation runs again on each other part of the case split the path made: with the path's
+/// guards `g1 … gk`, the parts `¬g1`, `g1 ∧ ¬g2`, …, `g1 ∧ … ∧ ¬gk` (each taken as guards, so
+/// they join the facts where they have a fact's shape). The first part that answers gives the
+/// result, with the part's conditions among its guards; when every part refuses, so does the
+/// whole.
+///
+/// Pre: `f` is a computation whose refusals are right under the facts and the guards of its
+/// context. Post: a result exact under the facts and its guards; [`SymError::Refuted`] only
+/// when every part refused (its witness satisfies `facts`); a case split too large to explore
+/// ([`SPLIT_BUDGET`] re-runs) is [`SymError::Unsupported`], naming the part it refused.
+/// Example: `eval("left_inverse((16,M):(M,M))", &[])` is `16:1` with the guard `M == 1`.
+pub fn split_cases<T>(
+    facts: &Facts,
+    f: &mut dyn FnMut(&mut Ctx) -> Result<T, SymError>,
+) -> Result<Sym<T>, SymError> {
+    let mut budget = SPLIT_BUDGET;
+    let mut fallback = None;
+    let r = split_part(facts, &[], f, &mut budget, &mut fallback);
+    if let (Err(SymError::Refuted { .. }), Some(answer)) = (&r, fallback) {
+        return Ok(answer);
+    }
+    match r {
+        Err(SymError::Refuted { op, obligation, .. }) if budget == 0 => {
+            Err(SymError::Unsupported {
+                op,
+                what: format!(
+                    "{obligation} is false where the guards of the algorithm's path hold, \
+                     and the case split over the other sizes is too large to explore"
+                ),
+            })
+        }
+        Err(SymError::Refuted { op, obligation, .. }) => Err(SymError::Refuted {
+            op,
+            obligation,
+            witness: facts.witness_any()?,
+        }),
+        other => other,
+    }
+}
+
+/// `X*Y*… == 1` over names (each a non-negative integer, powers allowed) is `X == 1 && Y == 1 && …`: split so
+/// that each joins the facts (a product of names is not a fact's shape); any other condition
+/// is itself.
+fn unit_product(p: Pred) -> Result<Vec<Pred>, SymError> {
+    if p.rel != super::facts::Rel::Eq {
+        return Ok(vec![p]);
+    }
+    let d = p.lhs.sub(&p.rhs)?.add(&Poly::constant(1))?;
+    let mut names = Vec::new();
+    d.names(&mut names);
+    if names.is_empty() || d == Poly::name(&names[0]) {
+        return Ok(vec![p]);
+    }
+    // Divide the names out (with their powers): a product of names leaves exactly 1.
+    let mut rest = d;
+    for n in &names {
+        let x = Poly::name(n);
+        for _ in 0..8 {
+            let q = rest.floor_div(&x)?;
+            if q.has_quotient() || q.mul(&x)? != rest {
+                break;
+            }
+            rest = q;
+        }
+    }
+    if rest.as_const() != Some(1) {
+        return Ok(vec![p]);
+    }
+    Ok(names
+        .iter()
+        .map(|n| Pred::eq(Poly::name(n), Poly::constant(1)))
+        .collect())
+}
+
+/// Whether the bounded search finds an assignment satisfying the facts and the guards.
+fn satisfiable(facts: &Facts, guards: &[Guard]) -> Result<bool, SymError> {
+    let mut names = Vec::new();
+    for g in guards {
+        g.pred.lhs.names(&mut names);
+        g.pred.rhs.names(&mut names);
+    }
+    let found = facts.witness_over(&names, &|env| {
+        for g in guards {
+            if !g.pred.holds(env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?;
+    Ok(found.is_some())
+}
+
+/// One part of [`split_cases`]: the computation under `facts` and the conditions `pre`.
+fn split_part<T>(
+    facts: &Facts,
+    pre: &[Guard],
+    f: &mut dyn FnMut(&mut Ctx) -> Result<T, SymError>,
+    budget: &mut usize,
+    fallback: &mut Option<Sym<T>>,
+) -> Result<Sym<T>, SymError> {
+    let mut ctx = Ctx::new(facts.clone());
+    for g in pre {
+        if ctx.decide_fast(&g.pred)? == Some(false) {
+            // An empty part: nothing to answer there.
+            return Err(SymError::Refuted {
+                op: g.op,
+                obligation: g.pred.to_string(),
+                witness: Default::default(),
+            });
+        }
+        ctx.push(g.pred.clone(), g.op);
+    }
+    let refusal = match f(&mut ctx) {
+        Ok(v) => {
+            // One guard per condition as printed (a part's condition may be pushed in two
+            // equivalent forms).
+            let mut out = ctx.finish(v);
+            let mut seen: Vec<String> = Vec::new();
+            out.guards.retain(|g| {
+                let t = g.to_string();
+                let new = !seen.contains(&t);
+                seen.push(t);
+                new
+            });
+            if pre.is_empty() || satisfiable(facts, &out.guards)? {
+                return Ok(out);
+            }
+            // No size found where the part's guards hold: keep looking for a part that
+            // answers for some size, and keep this answer (never wrong) as the last resort.
+            let why = SymError::Refuted {
+                op: pre[pre.len() - 1].op,
+                obligation: "the guards of this part".into(),
+                witness: Default::default(),
+            };
+            fallback.get_or_insert(out);
+            return Err(why);
+        }
+        Err(e @ SymError::Refuted { .. }) => e,
+        Err(e) => return Err(e),
+    };
+    let path: Vec<Guard> = ctx
+        .guards
+        .iter()
+        .filter(|g| !pre.contains(g))
+        .cloned()
+        .collect();
+    for i in 0..path.len() {
+        if *budget == 0 {
+            return Err(refusal);
+        }
+        *budget -= 1;
+        let mut part: Vec<Guard> = pre.to_vec();
+        part.extend(path[..i].iter().cloned());
+        let g = &path[i].pred;
+        let mut forms = unit_product(g.negate()?)?;
+        if g.rel == super::facts::Rel::Ge {
+            // `!(a >= b)` also as `b - 1 >= a`: the form of the branch whose negation made the
+            // guard `a >= b`, so that the branch finds it literally.
+            forms.push(Pred::ge(g.rhs.sub(&Poly::constant(1))?, g.lhs.clone()));
+        }
+        for pred in forms {
+            part.push(Guard {
+                pred,
+                op: path[i].op,
+            });
+        }
+        match split_part(facts, &part, f, budget, fallback) {
+            // A divisor zero for every size of the part: its inputs are not layouts there.
+            Err(SymError::Refuted { .. }) | Err(SymError::DivisionByZero(_)) => continue,
+            other => return other,
+        }
+    }
+    Err(refusal)
 }
 
 fn tidy_item(f: &Facts, it: Item) -> Result<Item, SymError> {

@@ -4,6 +4,7 @@
 //! minutes on CI's two cores). Run one module with `cargo test -p tessera --test symbolic MODULE::`.
 
 mod reference_symbolic;
+mod refusals;
 mod symbolic;
 mod symbolic_instantiation;
 mod symbolic_tma;

@@ -549,3 +549,39 @@ fn swizzled_layouts_with_a_symbolic_inner_layout() {
         "144"
     );
 }
+
+#[test]
+fn a_refusal_holds_for_every_allowed_size() {
+    // The path keeps the mode M under the guard M != 1, where the strides overlap; at M = 1 the
+    // layout is 16:1: the case split answers there instead of refusing every size.
+    assert_eq!(
+        show("left_inverse((16,M):(M,M))", &[]),
+        ("16:1".to_string(), vec!["M == 1".to_string()])
+    );
+    agrees(
+        "left_inverse((16,M):(M,M))",
+        &[],
+        &[("M", 1)],
+        "left_inverse((16,1):(1,1))",
+    );
+    // A product of names equal to 1 splits into one fact per name.
+    assert_eq!(
+        show("left_inverse((K,N,4):(4,4*K,3))", &[]),
+        (
+            "(3,4):(0,1)".to_string(),
+            vec!["K == 1".to_string(), "N == 1".to_string()]
+        )
+    );
+    // Under a fact excluding M = 1, every size is refused.
+    let e = eval("left_inverse((16,M):(M,M))", &["M >= 2"]).unwrap_err();
+    assert_eq!(e.code(), "refuted", "{e}");
+    // CuTe's stride condition fails, but the integer algebra (exact admissibility) answers: a
+    // call without names takes its answer; with names, the refusal is not claimed.
+    assert_eq!(
+        show("composition((16,2,16):(32,16,1),(3,4):(1,3))", &[]).0,
+        "(3,4):(32,96)"
+    );
+    let e = eval("complement((3,M):(1,5),100)", &["M % 16 == 0"]).unwrap_err();
+    assert_eq!(e.code(), "symbolic_unsupported", "{e}");
+    assert!(tessera::notation::eval("complement((3,16):(1,5),100)").is_ok());
+}

@@ -20,29 +20,29 @@ use tessera::layout::Value;
 use tessera::notation::eval as int_eval;
 use tessera::symbolic::{eval, same_up_to_unit_strides, Facts, SymError, SymLayout};
 
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+    pub(crate) fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
         &v[self.below(v.len())]
     }
-    fn chance(&mut self, p: u32) -> bool {
+    pub(crate) fn chance(&mut self, p: u32) -> bool {
         self.below(100) < p as usize
     }
 }
 
-const NAMES: [&str; 3] = ["M", "N", "K"];
+pub(crate) const NAMES: [&str; 3] = ["M", "N", "K"];
 
 /// A random shape leaf: a small constant, a name, or a multiple of a name.
-fn shape_leaf(r: &mut Rng, names: &[&str]) -> String {
+pub(crate) fn shape_leaf(r: &mut Rng, names: &[&str]) -> String {
     match r.below(10) {
         0..=3 => r.pick(&[1, 2, 3, 4, 6, 8, 16]).to_string(),
         4..=7 => r.pick(names).to_string(),
@@ -95,7 +95,7 @@ fn layout(r: &mut Rng, names: &[&str], max_rank: usize, symbolic: bool) -> Strin
     }
 }
 
-fn facts(r: &mut Rng, names: &[&str]) -> Vec<String> {
+pub(crate) fn facts(r: &mut Rng, names: &[&str]) -> Vec<String> {
     let mut f = Vec::new();
     for n in names {
         if r.chance(40) {
@@ -109,9 +109,9 @@ fn facts(r: &mut Rng, names: &[&str]) -> Vec<String> {
 }
 
 /// One generated case: the symbolic call, and how to build the integer call from values.
-struct Case {
-    text: String,
-    facts: Vec<String>,
+pub(crate) struct Case {
+    pub(crate) text: String,
+    pub(crate) facts: Vec<String>,
     /// Pieces of the call: literal text or a symbolic layout / expression to instantiate.
     pieces: Vec<Piece>,
 }
@@ -124,7 +124,7 @@ enum Piece {
     Expr(tessera::symbolic::Poly),
 }
 
-fn case(op: &str, r: &mut Rng) -> Case {
+pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
     if let Some(base) = op.strip_prefix("sw_") {
         // The same case with its first argument swizzled: `Sw<B,M,S> o off o A`.
         let mut c = case(base, r);
@@ -394,7 +394,7 @@ fn piece_text(p: &Piece) -> String {
 }
 
 /// The integer call for an assignment (`None` when an input is not a valid integer layout).
-fn instantiate(c: &Case, env: &BTreeMap<String, i64>) -> Option<String> {
+pub(crate) fn instantiate(c: &Case, env: &BTreeMap<String, i64>) -> Option<String> {
     let mut t = String::new();
     for p in &c.pieces {
         match p {
@@ -503,6 +503,8 @@ struct Stats {
     cases_with_guards: usize,
     cases_exact: usize,
     cases_stronger: usize,
+    refusal_probes: usize,
+    wrong_refusals: usize,
 }
 
 fn assignment(r: &mut Rng, f: &Facts, names: &[String]) -> BTreeMap<String, i64> {
@@ -522,13 +524,37 @@ fn run(op: &str, n: usize, seed: u64) -> Stats {
     });
     let mut r = Rng(seed ^ h ^ 0xDEAD_BEEF);
     let mut st = Stats::default();
+    // A second stream for the refusal probes, so that the cases stay those of the table.
+    let mut probe_rng = Rng(seed ^ h ^ 0x0BAD_CAFE);
     for _ in 0..n {
         let c = case(op, &mut r);
         st.cases += 1;
         let sym = match eval(&c.text, &c.facts) {
             Ok(s) => s,
-            Err(SymError::Refuted { .. }) => {
+            Err(SymError::Refuted { witness, .. }) => {
+                // The refusal must be right at every probe (refusals.rs): the integer algebra
+                // refuses the instantiated call there too.
                 st.refused += 1;
+                let facts = Facts::parse(&c.facts).unwrap();
+                let (checked, wrong) =
+                    super::refusals::check_refusal(&c, &facts, &witness, &mut probe_rng);
+                st.refusal_probes += checked;
+                if let Some((env, itext, v)) = wrong {
+                    st.wrong_refusals += 1;
+                    let msg = format!(
+                        "{op}: {} under {:?} was refused ({}), but at {env:?} {itext} = {v}",
+                        c.text,
+                        c.facts,
+                        eval(&c.text, &c.facts)
+                            .err()
+                            .map_or(String::new(), |e| e.to_string())
+                    );
+                    if std::env::var("TESSERA_SHOW_WRONG_REFUSALS").is_ok() {
+                        eprintln!("{msg}");
+                    } else {
+                        panic!("{msg}");
+                    }
+                }
                 continue;
             }
             Err(SymError::Unsupported { .. }) => {
@@ -646,21 +672,25 @@ fn check(ops: &[&str]) {
     for op in ops {
         let st = run(op, n, seed);
         lines.push_str(&format!(
-            "| {op} | {} | {} | {} | {} / {} | {} / {} |\n",
+            "| {op} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} |\n",
             st.refused + st.unsupported,
             st.points,
             st.agree_under_guards,
             st.broken_needed,
             st.broken_not_needed,
             st.cases_exact,
-            st.cases_stronger
+            st.cases_stronger,
+            st.refused,
+            st.refusal_probes,
+            st.wrong_refusals
         ));
         assert_eq!(st.cases, n);
         assert!(st.agree_under_guards > 0, "{op}: nothing checked");
     }
     // One block per test (the tests run in parallel): operation | cases refused | points |
     // agree under guards | guard broken: needed / not needed | cases with guards: exact on
-    // sample / stronger.
+    // sample / stronger | refused / probes where the integer algebra refuses too / wrong
+    // refusals (asserted none unless TESSERA_SHOW_WRONG_REFUSALS is set).
     eprint!("{lines}");
 }
 
