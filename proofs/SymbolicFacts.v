@@ -1805,3 +1805,49 @@ Proof.
       destruct (strengthen_all_sound gs0 raws F r' F' Hwf HF S) as [W [R Hs]].
       exact (decide_sound r' F' p b W R D x Hx1 (Hs x Hx1 Hx2 Hgs)).
 Qed.
+
+(** *** A straight-line run through [Ctx], for the bridge *)
+
+(** Steps [(is_branch, p, prefer)]: [Ctx::branch(p, prefer)] or
+    [Ctx::require(p)]; the result is the list of the branches' answers. *)
+Fixpoint steps_comp (steps : list (bool * pred * bool)) (acc : list bool) : gcomp pred (list bool) :=
+  match steps with
+  | [] => GRet (rev acc)
+  | (is_branch, p, prefer) :: r =>
+      if is_branch then GBranch p prefer (fun b => steps_comp r (b :: acc))
+      else GRequire p (steps_comp r acc)
+  end.
+
+(** [Ctx::new(Facts::parse(fs))], then the steps: the branches' answers, the
+    guards and the strengthened facts, or [None] when an obligation is
+    refuted. *)
+Definition ctx_run (fs : list sfact) (steps : list (bool * pred * bool))
+    : outcome (option (list bool * list pred * list (nat * info))) :=
+  match parse_all fs with
+  | Ok raws =>
+      match rebuild raws with
+      | Ok F =>
+          match srun (ctx_decide_s raws F) negate [] (steps_comp steps []) with
+          | Some (bs, gs) => Ok (Some (bs, gs, snd (strengthen_all raws F gs)))
+          | None => Ok None
+          end
+      | Contra => Contra
+      | Unsup => Unsup
+      end
+  | Contra => Contra
+  | Unsup => Unsup
+  end.
+
+Corollary ctx_run_sound_steps : forall fs steps bs gs F', ctx_run fs steps = Ok (Some (bs, gs, F')) ->
+  forall e : env, (forall n, 1 <= e n) -> facts_hold e fs ->
+  (forall g, In g gs -> holdsb e g = true) -> crun (holdsb e) (steps_comp steps []) = Some bs.
+Proof.
+  intros fs steps bs gs F' H e Hpos Hf Hg. unfold ctx_run in H.
+  destruct (parse_all fs) as [raws| |] eqn:P; try discriminate.
+  destruct (rebuild raws) as [F| |] eqn:R; try discriminate.
+  destruct (srun (ctx_decide_s raws F) negate [] (steps_comp steps [])) as [[bs0 gs0]|] eqn:H0;
+    [| discriminate].
+  injection H as <- <- _.
+  destruct (parse_all_ok fs raws P) as [W E].
+  exact (ctx_strengthened_run_sound raws F _ _ bs0 gs0 W R H0 e Hpos (proj1 (E e) Hf) Hg).
+Qed.

@@ -68,6 +68,8 @@
                              (smem_bits ..) of TmaBox.v, box and element strides in
                              driver order (dimension 0 innermost), il = 1 when
                              interleaved, span in bytes (0: no swizzle)
+     J span row          ->  "1" when pitch_bits span row = 8 span (TmaBox.v: rows
+                             padded to exactly the span), else "0"
      L bits mode i d1 .. dk
                          ->  box_elem bits mode [d1; ..] i (TmaBox.v): the element
                              offset smem::box_layout gives index i of the box
@@ -92,6 +94,12 @@
                              FACT is "R n m r" (n % m == r) or "L n a b op" (a*n + b op 0, op
                              0..4: >= <= > < ==), REL 0..4 is >= == != divides not-divides and a
                              polynomial is "t TERM1 .. TERMt", TERM "c k v1 p1 .. vk pk"
+     G k FACT1 .. FACTk s STEP1 .. STEPs
+                         ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
+                             refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
+                             the guards ("REL LHS RHS", terms sorted) and the strengthened
+                             facts (as for "P"), where STEP is
+                             "b prefer REL LHS RHS" (Ctx::branch) or "r 0 REL LHS RHS" (require)
      X n E0 .. E(n-1) T TR1 .. TRT L l1 .. lL P v0 .. v(n-1)
                          ->  BackwardRust.v on the schedule with n IterDomains (extents E),
                              transforms TR ("0 in outer inner f outer_kind", "1 outer inner
@@ -529,6 +537,93 @@ let backward_rust_request ints =
       p ^ " | " ^ ts ^ " | " ^ vals)
   | [] -> failwith "X: missing ids"
 
+(* "G k FACT1 .. FACTk s STEP1 .. STEPs": ctx_run (SymbolicFacts.v), where STEP is
+   "b prefer REL LHS RHS" (Ctx::branch) or "r 0 REL LHS RHS" (Ctx::require); answers
+   "C", "U", "E" (an obligation refuted) or "BITS | G1 ; G2 ; .. | INFO": the branches'
+   answers ("-" for none), the guards, each "REL LHS RHS" with the terms sorted, and the
+   strengthened facts' "m x0 ymax" of names 0, 1, 2 (as for "P"). *)
+let ctx_request tokens =
+  let nat_of s = nat_of_int (int_of_string s) in
+  let zi s = z_of_int (int_of_string s) in
+  let cmp_of = function
+    | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+    | _ -> failwith "G: bad comparison" in
+  let fact = function
+    | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+    | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+    | _ -> failwith "G: bad fact" in
+  let rec pows k toks =
+    if k = 0 then (Nil, toks)
+    else match toks with
+      | v :: p :: rest ->
+          let tl, rest = pows (k - 1) rest in
+          (Cons (Pair (nat_of v, nat_of p), tl), rest)
+      | _ -> failwith "G: bad monomial" in
+  let term = function
+    | c :: k :: rest ->
+        let m, rest = pows (int_of_string k) rest in
+        (Pair (m, zi c), rest)
+    | _ -> failwith "G: bad term" in
+  let poly = function
+    | t :: rest ->
+        let ts, rest = take (int_of_string t) term rest in
+        (coq_of_list ts, rest)
+    | [] -> failwith "G: missing polynomial" in
+  let rel_of = function
+    | "0" -> RGe | "1" -> REq | "2" -> RNe | "3" -> RDv | "4" -> RNDv
+    | _ -> failwith "G: bad relation" in
+  let rel_code = function RGe -> "0" | REq -> "1" | RNe -> "2" | RDv -> "3" | RNDv -> "4" in
+  let step = function
+    | kind :: prefer :: r :: rest ->
+        let l, rest = poly rest in
+        let q, rest = poly rest in
+        let b = match kind with "b" -> True | "r" -> False | _ -> failwith "G: bad step" in
+        let pr = if prefer = "1" then True else False in
+        (Pair (Pair (b, { prel = rel_of r; plhs = l; prhs = q }), pr), rest)
+    | _ -> failwith "G: bad step" in
+  let show_poly p =
+    let ts =
+      List.map
+        (fun (Pair (m, c)) ->
+          (List.map (fun (Pair (v, k)) -> (int_of_nat v, int_of_nat k)) (list_of_coq m), int_of_z c))
+        (list_of_coq p) in
+    let ts = List.sort compare ts in
+    String.concat " "
+      (string_of_int (List.length ts)
+       :: List.map
+            (fun (m, c) ->
+              String.concat " "
+                (string_of_int c :: string_of_int (List.length m)
+                 :: List.concat_map (fun (v, k) -> [string_of_int v; string_of_int k]) m))
+            ts) in
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact rest in
+      match rest with
+      | s :: rest -> (
+          let steps, rest = take (int_of_string s) step rest in
+          if rest <> [] then failwith "G: trailing tokens";
+          match ctx_run (coq_of_list fs) (coq_of_list steps) with
+          | Contra -> "C"
+          | Unsup -> "U"
+          | Ok None -> "E"
+          | Ok (Some (Pair (Pair (bs, gs), f))) ->
+              let bits = String.concat "" (List.map (function True -> "1" | False -> "0") (list_of_coq bs)) in
+              let gs =
+                List.map
+                  (fun g -> rel_code g.prel ^ " " ^ show_poly g.plhs ^ " " ^ show_poly g.prhs)
+                  (list_of_coq gs) in
+              let info n =
+                match alookup (nat_of_int n) f with
+                | Some i ->
+                    string_of_int (int_of_z i.im) ^ " " ^ string_of_int (int_of_z i.ix0) ^ " "
+                    ^ (match i.iymax with Some h -> string_of_int (int_of_z h) | None -> "-")
+                | None -> "* * *" in
+              (if bits = "" then "-" else bits) ^ " | " ^ String.concat " ; " gs ^ " | "
+              ^ String.concat " " (List.map info [0; 1; 2]))
+      | [] -> failwith "G: missing steps")
+  | [] -> failwith "G: missing count"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -565,6 +660,7 @@ let answer line =
   | "b" :: tokens -> backward_request tokens
   | "C" :: tokens -> compose_request tokens
   | "P" :: tokens -> facts_request tokens
+  | "G" :: tokens -> ctx_request tokens
   | "N" :: tokens -> normalize_request tokens
   | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->
@@ -601,6 +697,9 @@ let answer line =
       let c = to_bytes (copy_bits il bs es (zi bits)) in
       let m = to_bytes (smem_bits il (zi span) bs es (zi bits)) in
       string_of_int (int_of_z c) ^ " " ^ string_of_int (int_of_z m))
+  | [ "J"; span; row ] ->
+      let zi s = z_of_int (int_of_string s) in
+      if Z.eqb (pitch_bits (zi span) (zi row)) (Z.mul (zi "8") (zi span)) = True then "1" else "0"
   | "L" :: bits :: mode :: i :: dims ->
       let zi s = z_of_int (int_of_string s) in
       string_of_int (int_of_z (box_elem (zi bits) (zi mode) (coq_of_list (List.map zi dims)) (zi i)))

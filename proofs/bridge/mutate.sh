@@ -18,12 +18,17 @@
 # TMA box arithmetic (copy_bits, the row padding, box_layout's swizzle recast), three of
 # Theorem 5 normalisation, seven of the symbolic facts (SymbolicFacts.v: the CRT residue,
 # the lower bound's max, a lower bound's rounding, decide_zero's gcd test, the constant
-# divisor's constant term, an interval mirror, the witness) and eight of terms/propagate
+# divisor's constant term, an interval mirror, the witness), four of Ctx (the guard of
+# a branch whose other side is preferred, a guard refuting its negation, the facts the
+# guards strengthen, a `!=` guard's new lower bound) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
 # order, the IR's resize extent, propagate's merge div/mod and resize sign); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
-# restored).  For each it rebuilds the executable and runs
+# restored).  The texts are the extracted code's: extraction renames a local
+# `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in), and
+# `am`, `ar`, `lo`, `hi` to `am0`, `ar0`, `lo0`, `hi0` since later extractions.  For
+# each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run
@@ -203,6 +208,17 @@ mutants = [
      "                 | True -> top\n                 | False ->\n                   (match match isneg j.hi with", "symbolic_facts"),
     ("symbolic facts: the witness one step above x0",
      "  | Some i -> i.ix0\n  | None -> Zpos XH", "  | Some i -> Z.add i.ix0 i.im\n  | None -> Zpos XH", "symbolic_facts"),
+    ("ctx: an undecided branch records p even when the other side is preferred",
+     "                       | True -> p\n                       | False -> negp p), Nil))) (k prefer))",
+     "                       | True -> p\n                       | False -> p), Nil))) (k prefer))", "ctx_guards"),
+    ("ctx: a recorded guard does not refute its negation",
+     "    (match existsb (pred_eqb (negate p)) gs with\n     | True -> Some False",
+     "    (match existsb (pred_eqb (negate p)) gs with\n     | True -> None", "ctx_guards"),
+    ("ctx: the guards do not strengthen the facts",
+     "     | False -> decide_static (snd (strengthen_all raws f gs)) p)",
+     "     | False -> decide_static f p)", "ctx_guards"),
+    ("ctx: a != guard at the lower bound raises it to the value itself",
+     "Some (Pair (n0, (KLo (Z.add v (Zpos XH)))))", "Some (Pair (n0, (KLo v)))", "ctx_guards"),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

@@ -6,7 +6,7 @@
 //! quotient-free polynomial predicates.
 
 use super::{compare, Rng, CASES};
-use tessera::symbolic::{Atom, Facts, Poly, Pred, SymError};
+use tessera::symbolic::{Atom, Ctx, Facts, Poly, Pred, Rel, SymError};
 
 const NAMES: [&str; 3] = ["K", "M", "N"];
 
@@ -95,6 +95,22 @@ fn random_divisor(rng: &mut Rng) -> (Poly, String) {
     }
 }
 
+/// Each name's `NameInfo` as `m x0 ymax` (`-`: no bound; `* * *`: no facts).
+fn name_infos(f: &Facts) -> Vec<String> {
+    NAMES
+        .iter()
+        .map(|n| match f.info(n) {
+            Some(i) => format!(
+                "{} {} {}",
+                i.m,
+                i.x0,
+                i.ymax.map_or("-".to_string(), |h| h.to_string())
+            ),
+            None => "* * *".to_string(),
+        })
+        .collect()
+}
+
 /// Rust's `Facts::parse` + `decide_quick` + `witness_any` = the extracted `facts_parse` +
 /// `decide_static` + `witness` (`proofs/SymbolicFacts.v`: `facts_parse_exact`,
 /// `facts_parse_contra`, `facts_decide_sound`, `facts_witness_sound`).
@@ -150,18 +166,7 @@ fn symbolic_facts_agree_with_the_extracted_proof() {
             Err(SymError::UnsupportedFact { .. }) => "U".to_string(),
             Err(e) => format!("error {e}"),
             Ok(f) => {
-                let info: Vec<String> = NAMES
-                    .iter()
-                    .map(|n| match f.info(n) {
-                        Some(i) => format!(
-                            "{} {} {}",
-                            i.m,
-                            i.x0,
-                            i.ymax.map_or("-".to_string(), |h| h.to_string())
-                        ),
-                        None => "* * *".to_string(),
-                    })
-                    .collect();
+                let info = name_infos(&f);
                 let verdict = match f.decide_quick(&pred).expect("decide") {
                     Some(true) => {
                         proved += 1;
@@ -194,4 +199,151 @@ fn symbolic_facts_agree_with_the_extracted_proof() {
     );
     assert!(contra >= 2_000 && proved >= 10_000 && refuted >= 10_000 && unknown >= 10_000);
     compare("symbolic facts", &requests, &rust);
+}
+
+/// A random predicate over the names, with its request tokens `REL LHS RHS`.
+fn random_pred(rng: &mut Rng) -> (Pred, String) {
+    let rel = rng.range(0, 4);
+    if rng.range(0, 2) == 0 {
+        // The shape of a fact (`X >= c`, `c >= X`, `X == c`, `X != c`, `m | X`), which
+        // `Ctx` turns into a fact when it becomes a guard.
+        let n = Poly::name(NAMES[rng.range(0, 2) as usize]);
+        // Small constants often: a name's smallest value is often 1 to 4 (`X != x0` raises
+        // the lower bound).
+        let c = Poly::constant(match rng.range(0, 2) {
+            0 => rng.range(1, 4),
+            _ => rng.range(0, 24),
+        });
+        let m = Poly::constant([2, 4, 8, 3][rng.range(0, 3) as usize]);
+        let pred = match rel {
+            0 if rng.range(0, 1) == 0 => Pred::ge(n, c),
+            0 => Pred::ge(c, n),
+            1 => Pred::eq(n, c),
+            2 => Pred::ne(n, c),
+            3 => Pred::divides(m, n),
+            _ => Pred::divides(m, n).negate().expect("negate"),
+        };
+        let toks = format!(
+            "{rel} {} {}",
+            poly_tokens(&pred.lhs),
+            poly_tokens(&pred.rhs)
+        );
+        return (pred, toks);
+    }
+    let (l, ltoks) = if rel >= 3 {
+        random_divisor(rng)
+    } else {
+        random_poly(rng, 2)
+    };
+    let (r, rtoks) = random_poly(rng, 2);
+    let pred = match rel {
+        0 => Pred::ge(l, r),
+        1 => Pred::eq(l, r),
+        2 => Pred::ne(l, r),
+        3 => Pred::divides(l, r),
+        _ => Pred::divides(l, r).negate().expect("negate"),
+    };
+    (pred, format!("{rel} {ltoks} {rtoks}"))
+}
+
+/// Rust's `Ctx` (`branch`, `require`: decisions by `decide_fast`, guards recorded, facts
+/// strengthened by the guards of the shape of a fact) on random straight-line computations =
+/// the extracted `ctx_run` (`proofs/SymbolicFacts.v`: `srun` with `ctx_decide_s`, proved
+/// exact under the facts and the guards by `ctx_run_sound_steps`): the same answers at every
+/// branch, the same guards, in order, and the same strengthened facts.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn ctx_guards_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0xC7_6A2D_5EED_0001);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut refuted, mut guards, mut strengthened, mut contra) = (0, 0, 0, 0);
+    while requests.len() < CASES {
+        let k = rng.range(0, 3) as usize;
+        let mut facts = Vec::with_capacity(k);
+        let mut ftoks = String::new();
+        for _ in 0..k {
+            let n = [0, 0, 1, 1, 2][rng.range(0, 4) as usize];
+            if rng.range(0, 2) == 0 {
+                let m = rng.range(1, 8);
+                let r = rng.range(0, m - 1);
+                facts.push(format!("{} % {m} == {r}", NAMES[n]));
+                ftoks.push_str(&format!(" R {n} {m} {r}"));
+            } else {
+                let (t, tok) = linear_fact(&mut rng, n);
+                facts.push(t);
+                ftoks.push_str(&format!(" {tok}"));
+            }
+        }
+        let Ok(base) = Facts::parse(&facts) else {
+            contra += 1;
+            continue;
+        };
+        let s = rng.range(1, 4) as usize;
+        let mut stoks = String::new();
+        let mut ctx = Ctx::new(base.clone());
+        let mut bits = String::new();
+        let mut failed = false;
+        for _ in 0..s {
+            let (p, ptoks) = random_pred(&mut rng);
+            if rng.range(0, 2) > 0 {
+                let prefer = rng.range(0, 1) == 1;
+                stoks.push_str(&format!(" b {} {ptoks}", u8::from(prefer)));
+                if !failed {
+                    let b = ctx.branch(p, prefer, "bridge").expect("branch");
+                    bits.push(if b { '1' } else { '0' });
+                }
+            } else {
+                stoks.push_str(&format!(" r 0 {ptoks}"));
+                if !failed {
+                    match ctx.require(p, "bridge") {
+                        Ok(()) => {}
+                        Err(SymError::Refuted { .. }) => failed = true,
+                        Err(e) => panic!("require: {e}"),
+                    }
+                }
+            }
+        }
+        requests.push(format!("G {k}{ftoks} {s}{stoks}"));
+        if failed {
+            refuted += 1;
+            rust.push("E".to_string());
+            continue;
+        }
+        guards += ctx.guards.len();
+        if ctx.facts != base {
+            strengthened += 1;
+        }
+        let gs: Vec<String> = ctx
+            .guards
+            .iter()
+            .map(|g| {
+                let rel = match g.pred.rel {
+                    Rel::Ge => 0,
+                    Rel::Eq => 1,
+                    Rel::Ne => 2,
+                    Rel::Divides => 3,
+                    Rel::NotDivides => 4,
+                };
+                format!(
+                    "{rel} {} {}",
+                    poly_tokens(&g.pred.lhs),
+                    poly_tokens(&g.pred.rhs)
+                )
+            })
+            .collect();
+        let bits = if bits.is_empty() { "-".into() } else { bits };
+        rust.push(format!(
+            "{bits} | {} | {}",
+            gs.join(" ; "),
+            name_infos(&ctx.facts).join(" ")
+        ));
+    }
+    eprintln!(
+        "ctx: {} runs ({contra} contradictory fact lists left out), {refuted} with a refuted \
+         obligation, {guards} guards, {strengthened} with facts strengthened by a guard",
+        requests.len()
+    );
+    assert!(refuted >= 5_000 && guards >= 50_000 && strengthened >= 10_000);
+    compare("ctx guards", &requests, &rust);
 }
