@@ -68,6 +68,8 @@
                              (smem_bits ..) of TmaBox.v, box and element strides in
                              driver order (dimension 0 innermost), il = 1 when
                              interleaved, span in bytes (0: no swizzle)
+     J span row          ->  "1" when pitch_bits span row = 8 span (TmaBox.v: rows
+                             padded to exactly the span), else "0"
      L bits mode i d1 .. dk
                          ->  box_elem bits mode [d1; ..] i (TmaBox.v): the element
                              offset smem::box_layout gives index i of the box
@@ -695,6 +697,9 @@ let answer line =
       let c = to_bytes (copy_bits il bs es (zi bits)) in
       let m = to_bytes (smem_bits il (zi span) bs es (zi bits)) in
       string_of_int (int_of_z c) ^ " " ^ string_of_int (int_of_z m))
+  | [ "J"; span; row ] ->
+      let zi s = z_of_int (int_of_string s) in
+      if Z.eqb (pitch_bits (zi span) (zi row)) (Z.mul (zi "8") (zi span)) = True then "1" else "0"
   | "L" :: bits :: mode :: i :: dims ->
       let zi s = z_of_int (int_of_string s) in
       string_of_int (int_of_z (box_elem (zi bits) (zi mode) (coq_of_list (List.map zi dims)) (zi i)))

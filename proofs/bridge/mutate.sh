@@ -25,7 +25,10 @@
 # order, the IR's resize extent, propagate's merge div/mod and resize sign); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
-# restored).  For each it rebuilds the executable and runs
+# restored).  The texts are the extracted code's: extraction renames a local
+# `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in), and
+# `am`, `ar`, `lo`, `hi` to `am0`, `ar0`, `lo0`, `hi0` since later extractions.  For
+# each it rebuilds the executable and runs
 # the tests of crates/tessera/tests/bridge.rs that cover that function.  Each
 # mutant should make a test fail ("caught by: ..."); the unmutated copy
 # ("none") must pass, else the script fails.  Needs bridge/extracted.ml (run

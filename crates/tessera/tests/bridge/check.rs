@@ -9,7 +9,10 @@ use tessera::check::facts::{Elem, GMMA_M, GMMA_N_MAX, GMMA_N_STEP};
 use tessera::check::rules::{largest_fitting, mma_covers, smem_sum, SmemInputs};
 use tessera::check::{check, Config, Verdict};
 use tessera::tma::smem::box_layout;
-use tessera::tma::{descriptor, DataType, Interleave, Request, Swizzle as TmaSwizzle};
+use tessera::tma::{
+    check as tma_check, descriptor, DataType, Error as TmaError, Interleave, Request,
+    Swizzle as TmaSwizzle,
+};
 
 use super::{compare, Rng, CASES};
 
@@ -246,7 +249,10 @@ fn tma_mode(rng: &mut Rng) -> TmaSwizzle {
 /// occupies, rows padded to the swizzle span) on random descriptors against the extracted
 /// `copy_bits` and `smem_bits` (`proofs/TmaBox.v`): the copy moves one element per point of the
 /// box (`copy_points`), and with the rows padded every element lies inside `smem_bits`
-/// (`box_elements_in_smem`, `smem_bits_exact`). Every data type, rank 1 to 5, inner boxes of
+/// (`box_elements_in_smem`, `smem_bits_exact`). And the driver's `SwizzleSpan` rule, as
+/// `tma::check` runs it (the `tma_descriptor` obligation), on every drawn request it applies to:
+/// it passes exactly when the extracted `pitch_bits` pads the rows to exactly the span
+/// (`span_rule_iff`). Every data type, rank 1 to 5, inner boxes of
 /// whole 16-byte units up to the span (or past it now and then), element strides 1 to 8,
 /// interleave none or (now and then) 16B/32B; the requests the driver's rules refuse are left out.
 #[test]
@@ -255,6 +261,7 @@ fn tma_box_bytes_agree_with_the_extracted_proof() {
     let mut rng = Rng(0x7BA_B0C5);
     let types = DataType::all();
     let (mut requests, mut rust) = (Vec::new(), Vec::new());
+    let (mut span_requests, mut span_rust) = (Vec::new(), Vec::new());
     let (mut drawn, mut padded) = (0, 0);
     while requests.len() < CASES {
         drawn += 1;
@@ -295,6 +302,17 @@ fn tma_box_bytes_agree_with_the_extracted_proof() {
             1 => Interleave::B32,
             _ => Interleave::None,
         };
+        // The `SwizzleSpan` rule of every request with a swizzle, no interleave and an inner box
+        // of whole 16-byte units (`InnerBoxBytes`), refused or not: it passes exactly when the
+        // rows are padded to exactly the span (`span_rule_iff`).
+        let inner_bits = boxd[0] * bits;
+        if let (Some(sp), Interleave::None, 0) = (mode.span(), r.interleave, inner_bits % 128) {
+            let ok = !tma_check(&r)
+                .iter()
+                .any(|(e, _)| matches!(e, TmaError::SwizzleSpan { .. }));
+            span_requests.push(format!("J {sp} {inner_bits}"));
+            span_rust.push(if ok { "1" } else { "0" }.to_string());
+        }
         let Ok(d) = descriptor(&r) else { continue };
         padded += usize::from(d.smem_bytes > d.copy_bytes);
         let il = u8::from(r.interleave != Interleave::None);
@@ -309,6 +327,13 @@ fn tma_box_bytes_agree_with_the_extracted_proof() {
     eprintln!("tma box bytes: {CASES} descriptors of {drawn} drawn, {padded} with padded rows");
     assert!(padded >= CASES / 10);
     compare("tma box bytes", &requests, &rust);
+    let refused = span_rust.iter().filter(|v| *v == "0").count();
+    eprintln!(
+        "tma swizzle span rule: {} requests, {refused} refused by it",
+        span_requests.len()
+    );
+    assert!(refused >= span_requests.len() / 40);
+    compare("tma swizzle span rule", &span_requests, &span_rust);
 }
 
 /// `tma::smem::box_layout` (the element offsets TMA writes a box with, rows padded to the swizzle
