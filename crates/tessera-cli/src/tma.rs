@@ -315,10 +315,10 @@ fn split_top(s: &str) -> Vec<String> {
 fn symbolic(mut a: Args) -> ExitCode {
     use tessera::symbolic::{parse_expr, show_env, Facts, Poly, Syntax};
     use tessera::tma::symbolic::{check, runtime_guards, RuleVerdict, SymRequest};
-    if a.json || a.svg.is_some() || a.smem.is_some() || a.layout.is_some() || a.file.is_some() {
+    if a.svg.is_some() || a.layout.is_some() || a.file.is_some() {
         return fail(
             "bad_argument",
-            "a symbolic --shape/--strides takes no --json, --svg, --smem, --layout or --file",
+            "a symbolic --shape/--strides takes no --svg, --layout or --file",
         );
     }
     let Some(shape_text) = a.shape.take() else {
@@ -374,6 +374,17 @@ fn symbolic(mut a: Args) -> ExitCode {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let mut json = serde_json::json!({
+        "request": {
+            "dtype": a.dtype.as_deref().unwrap_or(""),
+            "shape": shape.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "strides": strides.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "box": base.box_dims,
+            "swizzle": base.swizzle.name(),
+            "sm": base.sm,
+            "assume": a.assume,
+        },
+    });
     let mut text = format!(
         "TMA request: {} tensor [{}], strides [{}] elements, box {:?}, swizzle {}, sm_{}\n",
         a.dtype.as_deref().unwrap_or(""),
@@ -387,6 +398,7 @@ fn symbolic(mut a: Args) -> ExitCode {
         text.push_str(&format!("  assuming {}\n", a.assume.join(", ")));
     }
     text.push_str("  (rules in the driver's numbering: dimension 0 is the innermost)\n\n");
+    let smem_request = base.clone();
     let r = SymRequest {
         base,
         shape,
@@ -396,7 +408,35 @@ fn symbolic(mut a: Args) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e.code(), e),
     };
+    let pred_json = |p: &tessera::symbolic::Pred| {
+        serde_json::json!({
+            "guard": p.to_string(),
+            "cpp": p.render(Syntax::Cpp),
+            "python": p.render(Syntax::Python),
+        })
+    };
+    let mut rules = Vec::new();
     for c in &checks {
+        let mut rule = serde_json::json!({
+            "code": c.code,
+            "severity": if c.severity == tessera::tma::Severity::Error { "error" } else { "warning" },
+            "condition": c.condition,
+        });
+        match &c.verdict {
+            RuleVerdict::Proved => rule["verdict"] = "proved".into(),
+            RuleVerdict::Refuted(w) => {
+                rule["verdict"] = "refuted".into();
+                rule["witness"] = serde_json::json!(w);
+                if let Some(m) = &c.message {
+                    rule["message"] = m.clone().into();
+                }
+            }
+            RuleVerdict::Guard(g) => {
+                rule["verdict"] = "guard".into();
+                rule["guards"] = g.iter().map(pred_json).collect::<Vec<_>>().into();
+            }
+        }
+        rules.push(rule);
         let sev = if c.severity == tessera::tma::Severity::Error {
             ""
         } else {
@@ -427,6 +467,21 @@ fn symbolic(mut a: Args) -> ExitCode {
     }
     let verdict = runtime_guards(&checks);
     let ok = verdict.is_some();
+    json["rules"] = rules.into();
+    match &verdict {
+        None => json["valid"] = "never".into(),
+        Some(g) if g.is_empty() => json["valid"] = "always".into(),
+        Some(g) => {
+            json["valid"] = "guarded".into();
+            json["guards"] = g.iter().map(pred_json).collect::<Vec<_>>().into();
+            json["can_implement"] = g
+                .iter()
+                .map(|p| p.render(Syntax::Cpp))
+                .collect::<Vec<_>>()
+                .join(" && ")
+                .into();
+        }
+    }
     text.push('\n');
     text.push_str(&match verdict {
         None => "invalid: an error-level rule fails for every size the facts allow\n".into(),
@@ -443,7 +498,23 @@ fn symbolic(mut a: Args) -> ExitCode {
                 .join(" && ")
         ),
     });
+    if a.json {
+        text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        text.push('\n');
+    }
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    // The shared-memory check reads only the box, the type and the swizzle: as for integers.
+    if let Some(smem) = &a.smem {
+        match tessera::tma::smem::text(&smem_request, smem) {
+            Ok((t, fits)) => {
+                let _ = std::io::stdout().lock().write_all(t.as_bytes());
+                if !fits {
+                    return ExitCode::from(1);
+                }
+            }
+            Err(e) => return fail(e.code(), e),
+        }
+    }
     if ok {
         ExitCode::SUCCESS
     } else {

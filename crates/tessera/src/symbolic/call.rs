@@ -6,7 +6,7 @@ use super::facts::{Assignment, Facts, Pred};
 use super::layout::{read_layout, SymLayout};
 use super::ops::{self, read_tiler, Tiler};
 use super::product::{self, read_slice_crd, SliceCrd};
-use super::ragged::{self, SymRagged};
+use super::ragged::{self, SymRagged, SymRaggedSlice};
 use super::swizzle::{self, SymComposed};
 use super::{Ctx, Guard, Sym, SymError};
 use crate::algebra::ragged::Arrangement;
@@ -26,6 +26,8 @@ pub enum SymValue {
     Tuple(Vec<SymValue>),
     /// A ragged divide: the layout over the padded domain, its hole count and predicate.
     Ragged(Box<SymRagged>),
+    /// One tile or one thread's elements of a ragged divide, with its holes and predicate.
+    RaggedSlice(Box<SymRaggedSlice>),
     /// A swizzled layout `Sw<B,M,S> o off o L` with a symbolic inner layout.
     Composed(Box<SymComposed>),
 }
@@ -53,6 +55,7 @@ impl fmt::Display for SymValue {
             SymValue::Expr(p) => write!(f, "{p}"),
             SymValue::Coord(c) => write_item(f, c),
             SymValue::Ragged(r) => write!(f, "{r}"),
+            SymValue::RaggedSlice(r) => write!(f, "{r}"),
             SymValue::Composed(z) => write!(f, "{z}"),
             SymValue::Tuple(v) => {
                 f.write_str("(")?;
@@ -97,6 +100,14 @@ impl SymValue {
                 Value::Int(r.valid.eval(env)?),
                 Value::Int(r.holes.eval(env)?),
             ]),
+            // (layout, offset, points, valid, holes), as the integer ragged slice reports them.
+            SymValue::RaggedSlice(r) => Value::Tuple(vec![
+                Value::Layout(r.layout.subs(env)?),
+                Value::Int(r.offset.eval(env)?),
+                Value::Int(r.points.eval(env)?),
+                Value::Int(r.valid.eval(env)?),
+                Value::Int(r.holes.eval(env)?),
+            ]),
             SymValue::Tuple(v) => {
                 Value::Tuple(v.iter().map(|x| x.subs(env)).collect::<Result<_, _>>()?)
             }
@@ -135,6 +146,8 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("ragged_zipped_divide", "L,T"),
     ("ragged_tiled_divide", "L,T"),
     ("ragged_flat_divide", "L,T"),
+    ("ragged_local_tile", "L,T,C"),
+    ("ragged_local_partition", "L,L,E"),
     ("eval", "L,E"),
 ];
 
@@ -174,7 +187,10 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     let (op, args) = parse_call(text)?;
     let mut names = Vec::new();
     let mut coords = Vec::new();
-    let index_op = matches!(op, "idx2crd" | "local_partition" | "eval");
+    let index_op = matches!(
+        op,
+        "idx2crd" | "local_partition" | "ragged_local_partition" | "eval"
+    );
     for a in &args {
         match a {
             Arg::L(l) => l.root.names(&mut names),
@@ -520,6 +536,21 @@ fn tidy_value(f: &Facts, v: SymValue) -> Result<SymValue, SymError> {
                 ..r
             }))
         }
+        SymValue::RaggedSlice(r) => {
+            let r = *r;
+            let tidy2 = |(a, b): (Poly, Poly)| -> Result<(Poly, Poly), SymError> {
+                Ok((f.tidy(&a)?, f.tidy(&b)?))
+            };
+            SymValue::RaggedSlice(Box::new(SymRaggedSlice {
+                layout: SymLayout::new(tidy_node(f, r.layout.root)?),
+                offset: f.tidy(&r.offset)?,
+                points: f.tidy(&r.points)?,
+                valid: f.tidy(&r.valid)?,
+                holes: f.tidy(&r.holes)?,
+                extents: r.extents.into_iter().map(tidy2).collect::<Result<_, _>>()?,
+                ..r
+            }))
+        }
         SymValue::Tuple(v) => SymValue::Tuple(
             v.into_iter()
                 .map(|x| tidy_value(f, x))
@@ -630,6 +661,12 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
         }
         ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
         ("eval", Some(L(l)), Some(E(i)), None) => SymValue::Expr(swizzle::eval_at(ctx, &l, &i)?),
+        ("ragged_local_tile", Some(L(a)), Some(T(t)), Some(C(c))) => {
+            SymValue::RaggedSlice(Box::new(ragged::ragged_local_tile(ctx, &a, &t, &c)?))
+        }
+        ("ragged_local_partition", Some(L(a)), Some(L(thr)), Some(E(i))) => {
+            SymValue::RaggedSlice(Box::new(ragged::ragged_local_partition(ctx, &a, &thr, &i)?))
+        }
         (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
             let arr =
                 Arrangement::parse(&name["ragged_".len()..]).ok_or(SymError::Unsupported {

@@ -203,3 +203,230 @@ pub fn ragged_divide(
         coords,
     })
 }
+
+/// One tile (`ragged_local_tile`) or one thread's elements (`ragged_local_partition`) of a
+/// ragged divide over symbolic leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymRaggedSlice {
+    /// The slice's layout over the padded domain (A's values at the valid points).
+    pub layout: SymLayout,
+    /// The value offset of the slice's first point.
+    pub offset: Poly,
+    /// Points of the slice.
+    pub points: Poly,
+    /// Valid points of the slice (under the guards).
+    pub valid: Poly,
+    /// `points − valid`.
+    pub holes: Poly,
+    /// Per divided mode: `(valid, total)` points of the slice along it.
+    pub extents: Vec<(Poly, Poly)>,
+    /// The slice's point with free 1-D index `coords[i]` along each divided mode is valid iff
+    /// every predicate holds (empty: no hole for any size the facts allow).
+    pub predicate: Vec<Pred>,
+    /// Per divided mode, the name of the slice's free index along it (the tile index `t_i` of a
+    /// tile, the rest index `r_i` of a partition).
+    pub coords: Vec<String>,
+}
+
+impl fmt::Display for SymRaggedSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({},{}) [{} points, {} valid, {} holes]",
+            self.layout, self.offset, self.points, self.valid, self.holes
+        )?;
+        if !self.predicate.is_empty() {
+            let p: Vec<String> = self.predicate.iter().map(|p| p.to_string()).collect();
+            write!(f, " valid iff {}", p.join(" && "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The period of a *compact* integer tile layout (its values are `[0, K)`), else
+/// [`SymError::Unsupported`] (a tile with gaps, whose rest interleaves with it).
+fn compact_period(ctx: &Ctx, b: &SymLayout, op: &'static str) -> Result<i64, SymError> {
+    let k = period(ctx, b, op)?;
+    let size = size_node(&b.root)?.as_const();
+    if size != Some(k) {
+        return Err(SymError::Unsupported {
+            op,
+            what: format!("a symbolic {op} needs a compact tile layout (values [0, K)), not {b}"),
+        });
+    }
+    Ok(k)
+}
+
+/// `ragged_local_tile(A, T, coord)`: the tile at rest coordinate `coord` of the ragged divide of
+/// A by T, with its valid count and validity predicate as expressions over the names.
+///
+/// Pre: every mode of A is divided by a compact integer tile (a layout tiler for the whole of
+/// A, or one per mode; `Unsupported` otherwise), `coord` has one expression per divided mode;
+/// `coord` lies in the rest (guarded, as [`ops::local_tile`]). Post: `layout` and `offset` are
+/// [`ops::local_tile`]'s; along mode i with tile period `K_i` the base is `b_i = K_i·c_i`, the
+/// tile has `K_i` points of which `min(K_i, N_i − b_i)` are valid (the full side `N_i − b_i >= K_i`
+/// taken when undecided, as a guard); the point at tile index `t_i` is valid iff
+/// `t_i + b_i < N_i` (no predicate where `K_i | N_i` is proved). Example:
+/// `ragged_local_tile((M,N):(1,M),(128,128),(bm,bn))` has the predicate `M > 128*bm+t0 && N > 128*bn+t1`.
+pub fn ragged_local_tile(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    t: &Tiler,
+    coord: &super::expr::Item,
+) -> Result<SymRaggedSlice, SymError> {
+    use super::expr::Item;
+    const OP: &str = "ragged_local_tile";
+    let (layout, offset) = ops::local_tile(ctx, a, t, coord)?;
+    let parts: Vec<(Node, SymLayout, Poly)> = match (t, coord) {
+        (Tiler::Layout(b), Item::Expr(ci)) => vec![(a.root.clone(), b.clone(), ci.clone())],
+        (Tiler::Tuple(ts), Item::Tuple(cs)) if ts.len() == cs.len() => {
+            let modes = a.root.modes();
+            if modes.len() != ts.len() {
+                return Err(SymError::Unsupported {
+                    op: OP,
+                    what: "every mode of A must be tiled".into(),
+                });
+            }
+            let mut v = Vec::new();
+            for ((m, ti), ci) in modes.into_iter().zip(ts).zip(cs) {
+                match (ti, ci) {
+                    (Tiler::Layout(b), Item::Expr(ci)) => v.push((m, b.clone(), ci.clone())),
+                    _ => {
+                        return Err(SymError::Unsupported {
+                            op: OP,
+                            what: "a symbolic ragged tile needs a layout tiler and a 1-D \
+                                   coordinate per mode"
+                                .into(),
+                        })
+                    }
+                }
+            }
+            v
+        }
+        _ => {
+            return Err(SymError::Unsupported {
+                op: OP,
+                what: "the coordinate is not congruent to the tiler".into(),
+            })
+        }
+    };
+    let used = a.names();
+    let mut s = slice_start();
+    for (k, (m, b, ci)) in parts.iter().enumerate() {
+        let n = size_node(m)?;
+        let kk = c(compact_period(ctx, b, OP)?);
+        let tn = fresh(&format!("t{k}"), &used);
+        s.coords.push(tn.clone());
+        s.points = s.points.mul(&kk)?;
+        if ctx.decide_fast(&Pred::divides(kk.clone(), n.clone()))? == Some(true) {
+            s.valid = s.valid.mul(&kk)?;
+            s.extents.push((kk.clone(), kk));
+            continue;
+        }
+        let base = ci.mul(&kk)?;
+        let left = n.sub(&base)?;
+        let v = if ctx.branch(Pred::ge(left.clone(), kk.clone()), true, OP)? {
+            kk.clone()
+        } else {
+            left
+        };
+        s.valid = s.valid.mul(&v)?;
+        s.extents.push((v, kk));
+        let x = index_expr(&Poly::name(&tn), &b.root)?.add(&base)?;
+        s.predicate.push(Pred::ge(n.sub(&c(1))?, x));
+    }
+    s.finish(layout, offset)
+}
+
+/// The counts before any mode: one point, one valid.
+fn slice_start() -> SymRaggedSlice {
+    SymRaggedSlice {
+        layout: SymLayout::leaf(c(1), c(0)),
+        offset: c(0),
+        points: c(1),
+        valid: c(1),
+        holes: c(0),
+        extents: Vec::new(),
+        predicate: Vec::new(),
+        coords: Vec::new(),
+    }
+}
+
+impl SymRaggedSlice {
+    fn finish(mut self, layout: SymLayout, offset: Poly) -> Result<SymRaggedSlice, SymError> {
+        self.holes = self.points.sub(&self.valid)?;
+        self.layout = layout;
+        self.offset = offset;
+        Ok(self)
+    }
+}
+
+/// `ragged_local_partition(A, thr, idx)`: thread `idx`'s elements of the ragged divide of A by
+/// the thread layout's mode sizes, with its valid count and validity predicate as expressions
+/// over the names.
+///
+/// Pre: `thr` is an integer, compact thread layout whose top-level modes are leaves, one per
+/// mode of A (`Unsupported` otherwise); `0 <= idx < size(thr)` (guarded, as
+/// [`ops::local_partition`]). Post: `layout` and `offset` are [`ops::local_partition`]'s; along
+/// mode i (size `N_i`, `k_i` threads, the thread's coordinate `c_i = (idx / d_i) % k_i`) the thread
+/// has `ceil_div(N_i, k_i)` points, of which `ceil_div(N_i − c_i, k_i)` are valid: the point at
+/// rest index `r_i` is valid iff `c_i + k_i·r_i < N_i` (exact, no guard; no predicate where
+/// `k_i | N_i` is proved). Example: `ragged_local_partition((M,N):(1,M),(4,8):(1,4),t)`.
+pub fn ragged_local_partition(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    thr: &SymLayout,
+    idx: &Poly,
+) -> Result<SymRaggedSlice, SymError> {
+    const OP: &str = "ragged_local_partition";
+    let (layout, offset) = ops::local_partition(ctx, a, thr, idx)?;
+    let (amodes, tmodes) = (a.root.modes(), thr.root.modes());
+    if amodes.len() != tmodes.len()
+        || matches!(a.root, Node::Leaf(..)) != matches!(thr.root, Node::Leaf(..))
+    {
+        return Err(SymError::Unsupported {
+            op: OP,
+            what: format!("a symbolic {OP} needs one thread mode per mode of A"),
+        });
+    }
+    let used = a.names();
+    let mut s = slice_start();
+    for (k, (m, tm)) in amodes.iter().zip(&tmodes).enumerate() {
+        let Node::Leaf(ks, kd) = tm else {
+            return Err(SymError::Unsupported {
+                op: OP,
+                what: "a symbolic ragged partition needs thread modes that are leaves".into(),
+            });
+        };
+        let (Some(kv), Some(_)) = (ks.as_const(), kd.as_const()) else {
+            return Err(SymError::Unsupported {
+                op: OP,
+                what: "the thread layout must have integer leaves".into(),
+            });
+        };
+        let kk = c(kv);
+        let ci = if kv == 1 {
+            c(0)
+        } else {
+            idx.floor_div(kd)?.rem(ks)?
+        };
+        let n = size_node(m)?;
+        let rn = fresh(&format!("r{k}"), &used);
+        s.coords.push(rn.clone());
+        if ctx.decide_fast(&Pred::divides(kk.clone(), n.clone()))? == Some(true) {
+            let q = n.floor_div(&kk)?;
+            s.points = s.points.mul(&q)?;
+            s.valid = s.valid.mul(&q)?;
+            s.extents.push((q.clone(), q));
+            continue;
+        }
+        let total = n.ceil_div(&kk)?;
+        let v = n.sub(&ci)?.ceil_div(&kk)?;
+        s.points = s.points.mul(&total)?;
+        s.valid = s.valid.mul(&v)?;
+        s.extents.push((v, total));
+        let x = ci.add(&Poly::name(&rn).mul(&kk)?)?;
+        s.predicate.push(Pred::ge(n.sub(&c(1))?, x));
+    }
+    s.finish(layout, offset)
+}

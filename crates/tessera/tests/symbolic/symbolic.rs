@@ -585,3 +585,51 @@ fn a_refusal_holds_for_every_allowed_size() {
     assert_eq!(e.code(), "symbolic_unsupported", "{e}");
     assert!(tessera::notation::eval("complement((3,16):(1,5),100)").is_ok());
 }
+
+#[test]
+fn ragged_local_tile_and_partition_over_symbols() {
+    // A tile at a symbolic coordinate: the predicate over the tile index, the full side of the
+    // valid count as a guard (the last tile of a mode is the other side).
+    let s = eval(
+        "ragged_local_tile((M,N):(1,M),(128,128),(bm,bn))",
+        &["M % 128 == 0"],
+    )
+    .unwrap();
+    assert_eq!(
+        s.value.to_string(),
+        "((128,128):(1,M),128*M*bn+128*bm) [16384 points, 16384 valid, 0 holes] valid iff N > 128*bn+t1"
+    );
+    assert!(s.guards.iter().any(|g| g.to_string() == "N > 128*bn+127"));
+    // The last tile of a 20-element mode: 4 valid of 16, as the integer algebra says.
+    let s = eval("ragged_local_tile(M:1,16,1)", &["M <= 31"]).unwrap();
+    let at = env(&[("M", 20)]);
+    assert!(s.guards.iter().all(|g| g.pred.holds(&at).unwrap()));
+    assert_eq!(
+        s.value.subs(&at).unwrap().to_string(),
+        "(16:1,16,16,4,12)",
+        "{}",
+        s.value
+    );
+    assert!(tessera::notation::eval("ragged_local_tile(20:1,16,1)")
+        .unwrap()
+        .to_string()
+        .starts_with("(16:1,16) [16 points, 4 valid, 12 holes]"));
+    // A thread's elements: exact counts, no guard for a constant thread index.
+    let s = eval(
+        "ragged_local_partition((M,N):(N,1),(4,8):(8,1),13)",
+        &[] as &[&str],
+    )
+    .unwrap();
+    assert!(s.guards.is_empty(), "{:?}", s.guards);
+    let at = env(&[("M", 10), ("N", 12)]);
+    assert_eq!(
+        s.value.subs(&at).unwrap().to_string(),
+        "((3,2):(48,8),17,6,3,3)"
+    );
+    assert!(
+        tessera::notation::eval("ragged_local_partition((10,12):(12,1),(4,8):(8,1),13)")
+            .unwrap()
+            .to_string()
+            .starts_with("((3,2):(48,8),17) [6 points, 3 valid, 3 holes]")
+    );
+}

@@ -187,6 +187,7 @@ pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
         | "tiled_divide"
         | "flat_divide"
         | "local_tile"
+        | "ragged_local_tile"
         | "ragged_logical_divide"
         | "ragged_zipped_divide"
         | "ragged_tiled_divide"
@@ -209,13 +210,14 @@ pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
                 1
             };
             pieces.extend([lit(&format!("{op}(")), lay(&a), lit(",")]);
-            if a_rank == 2 && (r.chance(70) || op == "local_tile") {
+            let tile_op = op.ends_with("local_tile");
+            if a_rank == 2 && (r.chance(70) || tile_op) {
                 let (t0, mut t1) = (tile(r), tile(r));
-                if op != "local_tile" && r.chance(15) {
+                if !tile_op && r.chance(15) {
                     t1 = "_".to_string();
                 }
                 pieces.push(lit(&format!("({t0},{t1})")));
-                if op == "local_tile" {
+                if tile_op {
                     pieces.extend([
                         lit(",("),
                         ex(&r.below(3).to_string()),
@@ -224,7 +226,7 @@ pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
                         lit(")"),
                     ]);
                 }
-            } else if op == "local_tile" {
+            } else if tile_op {
                 let t0 = tile(r);
                 pieces.extend([lit(&t0), lit(","), ex(&r.below(3).to_string())]);
             } else {
@@ -340,7 +342,7 @@ pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
                 lit(")"),
             ]);
         }
-        "local_partition" => {
+        "local_partition" | "ragged_local_partition" => {
             let s: Vec<String> = (0..2).map(|_| shape_leaf(r, &names)).collect();
             let a = format!("({},{}):({},1)", s[0], s[1], s[1]);
             let thr = r
@@ -352,7 +354,7 @@ pub(crate) fn case(op: &str, r: &mut Rng) -> Case {
                 thr
             };
             pieces.extend([
-                lit("local_partition("),
+                lit(&format!("{op}(")),
                 lay(&a),
                 lit(","),
                 lay(&thr),
@@ -491,6 +493,65 @@ fn ragged_agrees(
     true
 }
 
+/// A symbolic ragged slice against the integer one at an assignment: the layout and offset,
+/// the point, valid and hole counts, each mode's extents, and along each mode the number of
+/// free indices where the predicate holds (the other modes at their first index).
+fn slice_agrees(itext: &str, v: &tessera::symbolic::SymValue, env: &BTreeMap<String, i64>) -> bool {
+    use tessera::notation::ragged::{evaluate, Outcome};
+    let tessera::symbolic::SymValue::RaggedSlice(sr) = v else {
+        return false;
+    };
+    let Ok(Outcome::Slice(_, s, _)) = evaluate(itext) else {
+        return false;
+    };
+    let Ok(l) = sr.layout.subs(env) else {
+        return false;
+    };
+    if let (Some(il), Some(off)) = (&s.layout, s.offset) {
+        if !same_up_to_unit_strides(&l, il) || sr.offset.eval(env).ok() != Some(off) {
+            return false;
+        }
+    }
+    let counts = [&sr.points, &sr.valid, &sr.holes].map(|p| p.eval(env).ok());
+    if counts != [Some(s.points), Some(s.valid), Some(s.holes)]
+        || sr.extents.len() != s.extents.len()
+    {
+        return false;
+    }
+    let mut e = env.clone();
+    for n in &sr.coords {
+        e.insert(n.clone(), 0);
+    }
+    for ((k, (v, t)), (iv, it)) in sr.extents.iter().enumerate().zip(&s.extents) {
+        if (v.eval(env).ok(), t.eval(env).ok()) != (Some(*iv), Some(*it)) {
+            return false;
+        }
+        if sr.predicate.is_empty() {
+            // No predicate: every point is valid.
+            if iv != it {
+                return false;
+            }
+            continue;
+        }
+        let Some(name) = sr.coords.get(k) else {
+            return false;
+        };
+        let mut holds = 0;
+        for j in 0..*it {
+            e.insert(name.clone(), j);
+            if sr.predicate.iter().all(|p| p.holds(&e).unwrap_or(false)) {
+                holds += 1;
+            }
+        }
+        e.insert(name.clone(), 0);
+        // The other modes at index 0 are valid whenever the slice has a valid point.
+        if s.valid > 0 && holds != *iv {
+            return false;
+        }
+    }
+    true
+}
+
 #[derive(Default, Debug)]
 struct Stats {
     cases: usize,
@@ -579,7 +640,9 @@ fn run(op: &str, n: usize, seed: u64) -> Stats {
                 .all(|g| g.pred.holds(&env).unwrap_or(false));
             let int = int_eval(&itext);
             let inst = sym.value.subs(&env);
-            let agree = if op.starts_with("ragged_") {
+            let agree = if op.starts_with("ragged_local") {
+                slice_agrees(&itext, &sym.value, &env)
+            } else if op.starts_with("ragged_") {
                 ragged_agrees(&itext, &sym.value, &env)
             } else {
                 match (&int, &inst) {
@@ -650,6 +713,8 @@ const OPS: &[&str] = &[
     "ragged_zipped_divide",
     "ragged_tiled_divide",
     "ragged_flat_divide",
+    "ragged_local_tile",
+    "ragged_local_partition",
     "eval",
     "sw_eval",
     "sw_coalesce",
