@@ -273,16 +273,8 @@ pub fn run(a: Args) -> ExitCode {
         tessera::tma::report::text(&rep)
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    if let Some(smem) = &a.smem {
-        match tessera::tma::smem::text(&r, smem) {
-            Ok((t, ok)) => {
-                let _ = std::io::stdout().lock().write_all(t.as_bytes());
-                if !ok {
-                    return ExitCode::from(1);
-                }
-            }
-            Err(e) => return fail(e.code(), e),
-        }
+    if let Some(code) = smem_check(&r, a.smem.as_deref()) {
+        return code;
     }
     if rep.valid() {
         ExitCode::SUCCESS
@@ -504,20 +496,24 @@ fn symbolic(mut a: Args) -> ExitCode {
     }
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     // The shared-memory check reads only the box, the type and the swizzle: as for integers.
-    if let Some(smem) = &a.smem {
-        match tessera::tma::smem::text(&smem_request, smem) {
-            Ok((t, fits)) => {
-                let _ = std::io::stdout().lock().write_all(t.as_bytes());
-                if !fits {
-                    return ExitCode::from(1);
-                }
-            }
-            Err(e) => return fail(e.code(), e),
-        }
+    if let Some(code) = smem_check(&smem_request, a.smem.as_deref()) {
+        return code;
     }
     if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// `--smem`: prints the check of the consumer layout `smem` against the box of `r`; the exit
+/// code when it refuses it (1) or cannot read it, `None` when it fits or was not asked for.
+fn smem_check(r: &Request, smem: Option<&str>) -> Option<ExitCode> {
+    match tessera::tma::smem::text(r, smem?) {
+        Ok((t, fits)) => {
+            let _ = std::io::stdout().lock().write_all(t.as_bytes());
+            (!fits).then(|| ExitCode::from(1))
+        }
+        Err(e) => Some(fail(e.code(), e)),
     }
 }

@@ -211,7 +211,7 @@ pub fn copy_covers(threads: u64, tc: u64, vec: u64, contig: u64, other: u64) -> 
 /// taking a floor partition of whole atoms) computes every element of the `tm × tn` C tile by
 /// exactly one (thread, value): the C part of the `coverage` obligation. `mma_decision_iff`
 /// (`proofs/Check.v`) proves the test equivalent to enumerating the TiledMma, for every atom
-/// whose C layout is a bijection (bridged in `tests/bridge_check.rs`).
+/// whose C layout is a bijection (bridged in `tests/bridge/check.rs`).
 ///
 /// Pre: none. Post: `m·am > 0 && n·an > 0 && tm % (m·am) == 0 && tn % (n·an) == 0` (products
 /// saturate; a saturated product divides no tile below `u64::MAX`).

@@ -152,37 +152,105 @@ pub enum Atom {
     Swizzle([i64; 3], Arc<Poly>),
 }
 
+/// A list stored inline when it has at most one element and shared (`Arc`) when longer, so a
+/// clone copies no list: the storage of monomials and term lists. Compares, orders and hashes
+/// as its slice.
+#[derive(Clone, Default)]
+enum Shared<T> {
+    #[default]
+    Empty,
+    One(T),
+    Many(Arc<[T]>),
+}
+
+impl<T> Shared<T> {
+    fn as_slice(&self) -> &[T] {
+        match self {
+            Shared::Empty => &[],
+            Shared::One(x) => std::slice::from_ref(x),
+            Shared::Many(xs) => xs,
+        }
+    }
+}
+
+impl<T> From<Vec<T>> for Shared<T> {
+    fn from(mut v: Vec<T>) -> Shared<T> {
+        match v.len() {
+            0 => Shared::Empty,
+            1 => v.pop().map_or(Shared::Empty, Shared::One),
+            _ => Shared::Many(Arc::from(v)),
+        }
+    }
+}
+
+impl<T: Clone, const N: usize> From<smallvec::SmallVec<[T; N]>> for Shared<T> {
+    fn from(mut v: smallvec::SmallVec<[T; N]>) -> Shared<T> {
+        match v.len() {
+            0 => Shared::Empty,
+            1 => v.pop().map_or(Shared::Empty, Shared::One),
+            _ => Shared::Many(Arc::from(v.as_slice())),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, o: &Shared<T>) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: Ord> PartialOrd for Shared<T> {
+    fn partial_cmp(&self, o: &Shared<T>) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl<T: Ord> Ord for Shared<T> {
+    fn cmp(&self, o: &Shared<T>) -> std::cmp::Ordering {
+        self.as_slice().cmp(o.as_slice())
+    }
+}
+
+impl<T: std::hash::Hash> std::hash::Hash for Shared<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
 /// A monomial: atoms with their powers, sorted by atom; empty for the constant monomial. One
 /// atom is stored inline, more are shared (a clone copies no list). Compares, orders and hashes
 /// as the slice of `(atom, power)`.
-#[derive(Clone, Default)]
-pub struct Mono(MonoRepr);
-
-#[derive(Clone, Default)]
-enum MonoRepr {
-    #[default]
-    Empty,
-    One((Atom, u32)),
-    Many(Arc<[(Atom, u32)]>),
-}
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mono(Shared<(Atom, u32)>);
 
 impl Mono {
     /// The constant monomial.
     ///
     /// Pre: none. Post: empty. Example: `Mono::new().is_empty()`.
     pub fn new() -> Mono {
-        Mono(MonoRepr::Empty)
+        Mono(Shared::Empty)
     }
 
     /// The factors `(atom, power)`.
     ///
     /// Pre: none. Post: sorted by atom. Example: `K*M` has two.
     pub fn as_slice(&self) -> &[(Atom, u32)] {
-        match &self.0 {
-            MonoRepr::Empty => &[],
-            MonoRepr::One(f) => std::slice::from_ref(f),
-            MonoRepr::Many(fs) => fs,
-        }
+        self.0.as_slice()
     }
 }
 
@@ -202,44 +270,14 @@ impl<'a> IntoIterator for &'a Mono {
 }
 
 impl From<Vec<(Atom, u32)>> for Mono {
-    fn from(mut v: Vec<(Atom, u32)>) -> Mono {
-        Mono(match v.len() {
-            0 => MonoRepr::Empty,
-            1 => v.pop().map_or(MonoRepr::Empty, MonoRepr::One),
-            _ => MonoRepr::Many(Arc::from(v)),
-        })
-    }
-}
-
-impl PartialEq for Mono {
-    fn eq(&self, o: &Mono) -> bool {
-        self.as_slice() == o.as_slice()
-    }
-}
-
-impl Eq for Mono {}
-
-impl PartialOrd for Mono {
-    fn partial_cmp(&self, o: &Mono) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl Ord for Mono {
-    fn cmp(&self, o: &Mono) -> std::cmp::Ordering {
-        self.as_slice().cmp(o.as_slice())
-    }
-}
-
-impl std::hash::Hash for Mono {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.as_slice().hash(h)
+    fn from(v: Vec<(Atom, u32)>) -> Mono {
+        Mono(Shared::from(v))
     }
 }
 
 impl fmt::Debug for Mono {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_slice(), f)
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
@@ -247,73 +285,8 @@ impl fmt::Debug for Mono {
 type Terms = smallvec::SmallVec<[(Mono, i64); 4]>;
 
 /// The terms of a polynomial, shared: a clone copies no term list (a single term, the common
-/// case, is stored inline; longer lists are shared). Compares, orders and hashes as the slice.
-#[derive(Clone, Default)]
-enum TermList {
-    #[default]
-    Zero,
-    One((Mono, i64)),
-    Many(Arc<[(Mono, i64)]>),
-}
-
-impl std::ops::Deref for TermList {
-    type Target = [(Mono, i64)];
-    fn deref(&self) -> &[(Mono, i64)] {
-        self.as_slice()
-    }
-}
-
-impl TermList {
-    fn as_slice(&self) -> &[(Mono, i64)] {
-        match self {
-            TermList::Zero => &[],
-            TermList::One(t) => std::slice::from_ref(t),
-            TermList::Many(ts) => ts,
-        }
-    }
-}
-
-impl From<Terms> for TermList {
-    fn from(mut v: Terms) -> TermList {
-        match v.len() {
-            0 => TermList::Zero,
-            1 => v.pop().map_or(TermList::Zero, TermList::One),
-            _ => TermList::Many(Arc::from(v.as_slice())),
-        }
-    }
-}
-
-impl PartialEq for TermList {
-    fn eq(&self, o: &TermList) -> bool {
-        self.as_slice() == o.as_slice()
-    }
-}
-
-impl Eq for TermList {}
-
-impl PartialOrd for TermList {
-    fn partial_cmp(&self, o: &TermList) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl Ord for TermList {
-    fn cmp(&self, o: &TermList) -> std::cmp::Ordering {
-        self.as_slice().cmp(o.as_slice())
-    }
-}
-
-impl std::hash::Hash for TermList {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.as_slice().hash(h)
-    }
-}
-
-impl fmt::Debug for TermList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_slice(), f)
-    }
-}
+/// case, is stored inline; longer lists are shared).
+type TermList = Shared<(Mono, i64)>;
 
 /// A canonical integer polynomial: terms sorted by monomial, no zero coefficient.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -360,7 +333,7 @@ impl Poly {
             Poly::default()
         } else {
             Poly {
-                terms: TermList::One((Mono::new(), c)),
+                terms: Shared::One((Mono::new(), c)),
             }
         }
     }
@@ -374,7 +347,7 @@ impl Poly {
             Poly::default()
         } else {
             Poly {
-                terms: TermList::One((m, c)),
+                terms: Shared::One((m, c)),
             }
         }
     }
@@ -395,7 +368,7 @@ impl Poly {
 
     fn atom(a: Atom) -> Poly {
         Poly {
-            terms: TermList::One((Mono(MonoRepr::One((a, 1))), 1)),
+            terms: Shared::One((Mono(Shared::One((a, 1))), 1)),
         }
     }
 

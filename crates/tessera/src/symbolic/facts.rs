@@ -1019,17 +1019,7 @@ impl Facts {
     /// polynomial in quotient variables).
     fn decide_general(&self, p: &Pred) -> Result<Option<bool>, SymError> {
         Ok(match p.rel {
-            Rel::Ge => {
-                let d = self.to_y(&p.lhs.sub(&p.rhs)?)?;
-                let iv = self.interval(&d);
-                if iv.lo.is_some_and(|l| l >= 0) {
-                    Some(true)
-                } else if iv.hi.is_some_and(|h| h < 0) {
-                    Some(false)
-                } else {
-                    None
-                }
-            }
+            Rel::Ge => self.interval(&self.to_y(&p.lhs.sub(&p.rhs)?)?).sign_of_ge(),
             Rel::Eq => self.decide_zero(&self.to_y(&p.lhs.sub(&p.rhs)?)?),
             Rel::Ne => self
                 .decide_zero(&self.to_y(&p.lhs.sub(&p.rhs)?)?)
@@ -1052,16 +1042,7 @@ impl Facts {
                 d.add(self, &p.lhs, 1, memo)?;
                 d.add(self, &p.rhs, -1, memo)?;
                 Some(match p.rel {
-                    Rel::Ge => {
-                        let iv = d.interval();
-                        if iv.lo.is_some_and(|l| l >= 0) {
-                            Some(true)
-                        } else if iv.hi.is_some_and(|h| h < 0) {
-                            Some(false)
-                        } else {
-                            None
-                        }
-                    }
+                    Rel::Ge => d.interval().sign_of_ge(),
                     Rel::Eq => d.decide_zero(),
                     _ => d.decide_zero().map(|b| !b),
                 })
@@ -1479,6 +1460,18 @@ struct Iv {
 }
 
 impl Iv {
+    /// `x >= 0` for every `x` in the interval: `Some(true)` when it holds throughout,
+    /// `Some(false)` when it fails throughout, `None` otherwise.
+    fn sign_of_ge(&self) -> Option<bool> {
+        if self.lo.is_some_and(|l| l >= 0) {
+            Some(true)
+        } else if self.hi.is_some_and(|h| h < 0) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     fn point(c: i128) -> Iv {
         Iv {
             lo: Some(c),
