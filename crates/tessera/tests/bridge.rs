@@ -49,6 +49,8 @@ mod bridge_backward;
 mod bridge_check;
 #[path = "bridge/symbolic.rs"]
 mod symbolic;
+#[path = "bridge/symbolic_ops.rs"]
+mod symbolic_ops;
 
 /// Cases per operation.
 const CASES: usize = 100_000;
