@@ -167,7 +167,7 @@ def print_layout(layout: object) -> None:
 
     Pre: rank 1 or 2, at most 2^20 cells. Post: prints; returns None.
 
-    >>> print_layout("(2,2):(2,1)")
+    >>> print_layout("(2,2):(2,1)")  # doctest: +NORMALIZE_WHITESPACE
     (2,2):(2,1)
           0   1
         +---+---+
