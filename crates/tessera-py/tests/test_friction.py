@@ -96,6 +96,8 @@ def test_print_layout_function_and_rank_one(capsys):
     tessera.print_layout("(2,2):(2,1)")
     out = capsys.readouterr().out
     assert out == tessera.Layout("(2,2):(2,1)").print_layout()
+    # CuTe's header row ends with a blank (the docstring example compares modulo whitespace)
+    assert out.splitlines()[1] == "      0   1 "
     # rank 1: one column, as CuTe prints it
     t = tessera.Layout("4:2").print_layout()
     assert t.splitlines()[0] == "4:2"
