@@ -64,10 +64,7 @@ fn tree_tokens(n: &Node) -> String {
 fn profile(n: &Node) -> String {
     match n {
         Node::Leaf(..) => "L".into(),
-        Node::Tuple(ms) => format!(
-            "({})",
-            ms.iter().map(profile).collect::<Vec<_>>().join(",")
-        ),
+        Node::Tuple(ms) => format!("({})", ms.iter().map(profile).collect::<Vec<_>>().join(",")),
     }
 }
 
@@ -105,7 +102,8 @@ fn canonical(answer: &str) -> String {
     if f.len() < 4 || f[0] != "R" {
         return answer.to_string();
     }
-    let canon = |e: &str| parse_expr(e).map_or_else(|err| format!("<{e}: {err}>"), |p| p.to_string());
+    let canon =
+        |e: &str| parse_expr(e).map_or_else(|err| format!("<{e}: {err}>"), |p| p.to_string());
     let mut out = vec![f[0].to_string(), f[1].to_string(), f[2].to_string()];
     let n: usize = f[2].parse().unwrap_or(0);
     let mut i = 3;
@@ -258,7 +256,11 @@ fn symbolic_ops_agree_with_the_extracted_proof() {
             let answer = match res {
                 Ok(l) => {
                     guards += ctx.guards.len();
-                    if l.root.leaves().iter().any(|(s, d)| s.has_quotient() || d.has_quotient()) {
+                    if l.root
+                        .leaves()
+                        .iter()
+                        .any(|(s, d)| s.has_quotient() || d.has_quotient())
+                    {
                         quotients += 1;
                     }
                     rust_answer(&l, &ctx)
@@ -295,7 +297,14 @@ fn symbolic_ops_agree_with_the_extracted_proof() {
              with a quotient atom, {steps} decisions replayed; {skipped} left out: another error)",
             requests.len()
         );
-        assert_eq!(bad, 0, "symbolic {op}: {bad} of {} cases differ", requests.len());
-        assert!(refuted >= OPS_CASES / 50 && guards >= OPS_CASES / 2 && quotients >= OPS_CASES / 50);
+        assert_eq!(
+            bad,
+            0,
+            "symbolic {op}: {bad} of {} cases differ",
+            requests.len()
+        );
+        assert!(
+            refuted >= OPS_CASES / 50 && guards >= OPS_CASES / 2 && quotients >= OPS_CASES / 50
+        );
     }
 }
