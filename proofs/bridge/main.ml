@@ -109,6 +109,10 @@
                              (rterms None) or every id's TERM joined by " ; "; with P = 1,
                              EXTS IDX are rext and rpropagate from the start vector v (n
                              values each), else "-"
+     U ext f             ->  box_decision ext f ("1" or "0"), the SM90 multicast boxes
+                             of the checker's coverage/multicast obligations (CheckCover.v)
+     V tk k ak           ->  k_decision tk k ak ("1" or "0"), tile_mma's K test
+                             (CheckCover.v)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -804,6 +808,12 @@ let answer line =
   | "L" :: bits :: mode :: i :: dims ->
       let zi s = z_of_int (int_of_string s) in
       string_of_int (int_of_z (box_elem (zi bits) (zi mode) (coq_of_list (List.map zi dims)) (zi i)))
+  | "U" :: ext :: f :: [] ->
+      if box_decision (z_of_int (int_of_string ext)) (z_of_int (int_of_string f)) = True then "1"
+      else "0"
+  | "V" :: tk :: k :: ak :: [] ->
+      if k_decision (z_of_int (int_of_string tk)) (z_of_int (int_of_string k))
+           (z_of_int (int_of_string ak)) = True then "1" else "0"
   | "M" :: ints -> (
       match List.map (fun v -> z_of_int (int_of_string v)) ints with
       | [tm; tn; m; n; am; an] -> if mma_decision tm tn m n am an = True then "1" else "0"

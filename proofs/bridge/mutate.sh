@@ -20,7 +20,8 @@
 # the lower bound's max, a lower bound's rounding, decide_zero's gcd test, the constant
 # divisor's constant term, an interval mirror, the witness), four of Ctx (the guard of
 # a branch whose other side is preferred, a guard refuting its negation, the facts the
-# guards strengthen, a `!=` guard's new lower bound) and eight of terms/propagate
+# guards strengthen, a `!=` guard's new lower bound), two of CheckCover.v (the multicast
+# box test's remainder, the K test's atom layout) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
@@ -58,9 +59,10 @@ linv = "left_inverse"
 chk = "copy_coverage checker_divides"
 chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
 tp = "terms_and_propagate"
+cc = "check_cover"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " symbolic_ops"),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " symbolic_ops"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -244,6 +246,10 @@ mutants = [
     ("symbolic ops: logical_divide composes with (complement, B)",
      "(STuple (Cons (b, (Cons (comp, Nil)))))", "(STuple (Cons (comp, (Cons (b, Nil)))))",
      "symbolic_ops"),
+    ("check: the multicast box test ignores the rows left over from the slices",
+     "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
+    ("check: the K test ignores the atom layout's K",
+     "Z.eqb (Z.modulo tk (Z.mul k ak)) Z0", "Z.eqb (Z.modulo tk k) Z0", cc),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))
