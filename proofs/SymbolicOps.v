@@ -46,12 +46,21 @@
       layout is [A ∘ (B, C)] with [C] the complement its run computes
       ([sdivide_correct], [divide_guards_sufficient]).
 
-    Not proved here: [complement]'s postcondition (the run is transcribed,
-    bridged, and covered by [sop_run_sound]), so [logical_divide] is only
-    proved to be the composition of A with [(B, C)] for the [C] its run
-    computes ([sdivide_composes]), not that [(B, C)] re-indexes A. *)
+    - [scomplement_tiles]: [complement] with a cotarget M: wherever its
+      concrete run returns, A's leaves with a stride [!= 0] and a size
+      [!= 1], reordered by the sort (a permutation), interleaved with the
+      complement's modes before the coalesce, form a compact layout (the
+      identity on its domain [[0, N)], [N >= M]: [cbuild_compact],
+      [compact_eval]), and the returned layout computes those modes on
+      their domain.
 
-From Coq Require Import Arith Lia List ZArith Bool.
+    Not proved here: that the permuted, interleaved tiling carries over to
+    [(B, C)] in B's own order and to [C] after the coalesce as one
+    statement (so [logical_divide] is proved to be [A ∘ (B, C)]
+    ([sdivide_correct]), and [(B, C)] to tile [[0, N)] only through
+    [scomplement_tiles]'s pieces). *)
+
+From Coq Require Import Arith Lia List ZArith Bool Permutation.
 Import ListNotations.
 From Tessera Require Import Bridge Composition SymbolicFacts CoalesceSigned ZTree.
 
@@ -1704,4 +1713,151 @@ Proof.
   - rewrite (zflatten_zt e (S (tsize t))) by lia. apply evalB_zeval.
   - unfold ztpos. rewrite (zflatten_zt e (S (tsize t))) by lia.
     unfold zpos. apply Forall_map. eapply Forall_impl; [|exact Hp]. intros [s d] H. exact H.
+Qed.
+
+(** ** The complement's modes, with A's kept leaves, are compact *)
+
+(** [cbuild]'s modes interleaved with A's kept leaves in the order the
+    sort left them: [(d_0/1):1, s_0:d_0, (d_1/cur_1):cur_1, s_1:d_1, ...,
+    ceil(M/cur_n):cur_n]. *)
+Fixpoint interleave (so res : list (sexpr * sexpr)) : list (sexpr * sexpr) :=
+  match so, res with
+  | x :: so', r :: res' => r :: x :: interleave so' res'
+  | _, _ => res
+  end.
+
+(** A list whose every stride is [P] times the product of the extents
+    before it computes [P · i] on its domain. *)
+Fixpoint compact_from (e : env) (P : Z) (l : list (sexpr * sexpr)) : Prop :=
+  match l with
+  | [] => True
+  | (s, d) :: l' => seval e d = P /\ compact_from e (P * seval e s) l'
+  end.
+
+Lemma compact_eval : forall e l P i, pos_l e l -> compact_from e P l -> 0 <= i < prodB e l ->
+  evalB e l i = P * i.
+Proof.
+  intros e l. induction l as [|[s d] l IH]; intros P i Hp Hc Hi.
+  - cbn in Hi |- *. assert (i = 0) by lia. subst. ring.
+  - inversion Hp as [|? ? Hs Hp']; subst. cbn [fst] in Hs. destruct Hc as [Hd Hc].
+    cbn [evalB prodB] in *. pose proof (prodB_pos e l Hp').
+    rewrite IH with (P := P * seval e s); [| exact Hp' | exact Hc |].
+    + rewrite Hd. rewrite (Z.div_mod i (seval e s)) at 3 by lia. ring.
+    + split; [apply Z.div_pos; lia | apply Z.div_lt_upper_bound; lia].
+Qed.
+
+Lemma cbuild_compact : forall e so cur m res,
+  Forall (fun x => 1 <= seval e (fst x) /\ 1 <= seval e (snd x)) so ->
+  1 <= seval e cur -> 1 <= seval e m ->
+  crun (sholds e) (cbuild so cur m) = Some res ->
+  pos_l e (interleave so res) /\ compact_from e (seval e cur) (interleave so res) /\
+  seval e m <= seval e cur * prodB e (interleave so res).
+Proof.
+  intros e so. induction so as [|[s d] so IH]; intros cur m res Hso Hc Hm Hr.
+  - cbn in Hr. injection Hr as <-. cbn [interleave].
+    assert (Hq : seval e m <= seval e cur * zceil (seval e m) (seval e cur)).
+    { unfold zceil. destruct (seval e cur <? 0) eqn:E; [apply Z.ltb_lt in E; lia|].
+      pose proof (Z.mul_div_le (- seval e m) (seval e cur) ltac:(lia)). lia. }
+    assert (Hq1 : 1 <= zceil (seval e m) (seval e cur)) by nia.
+    split; [constructor; [cbn [fst seval]; lia | constructor]|].
+    split; [cbn [compact_from seval]; split; [reflexivity | exact I]|].
+    cbn [prodB seval]. lia.
+  - inversion Hso as [|? ? [Hs Hd] Hso']; subst. cbn [fst snd] in Hs, Hd.
+    cbn [cbuild] in Hr. apply crun_req in Hr as [Dv Hr].
+    unfold sholds in Dv. cbn [srel slhs srhs dvp] in Dv. apply divb_true in Dv; [|lia].
+    rewrite crun_bind in Hr.
+    destruct (crun (sholds e) (cbuild so (SMul s d) m)) as [r'|] eqn:Cb; [|discriminate].
+    cbn in Hr. injection Hr as <-.
+    destruct (IH (SMul s d) m r' Hso' ltac:(cbn; nia) Hm Cb) as (P1 & C1 & B1).
+    assert (Hk : seval e d = seval e cur * (seval e d / seval e cur)) by (apply Z.div_exact; lia).
+    assert (Hk1 : 1 <= seval e d / seval e cur) by nia.
+    cbn [interleave]. cbn [seval] in C1, B1.
+    split; [constructor; [cbn [fst seval]; rewrite zfloor_pos by lia; lia | constructor; [cbn; lia | exact P1]]|].
+    split.
+    + cbn [compact_from seval]. rewrite zfloor_pos by lia. split; [reflexivity|].
+      split; [lia|]. replace (seval e cur * (seval e d / seval e cur) * seval e s) with (seval e s * seval e d)
+        by lia. exact C1.
+    + cbn [prodB seval]. rewrite zfloor_pos by lia. nia.
+Qed.
+
+Lemma cfilter_exact : forall e l r, crun (sholds e) (cfilter l) = Some r ->
+  r = filter (fun sd => negb (seval e (snd sd) =? 0) && negb (seval e (fst sd) =? 1))%bool l.
+Proof.
+  intros e l. induction l as [|[s d] l IH]; intros r Hr.
+  - cbn in Hr. injection Hr as <-. reflexivity.
+  - cbn [cfilter crun] in Hr. cbn [filter fst snd].
+    assert (E0 : sholds e (eqp d (SC 0)) = (seval e d =? 0)) by reflexivity.
+    assert (E1 : sholds e (eqp s (SC 1)) = (seval e s =? 1)) by reflexivity.
+    rewrite E0 in Hr. destruct (seval e d =? 0); cbn [negb andb]; [exact (IH r Hr)|].
+    cbn [crun] in Hr. rewrite E1 in Hr.
+    destruct (seval e s =? 1); cbn [negb]; [exact (IH r Hr)|].
+    apply crun_req in Hr as [_ Hr]. rewrite crun_bind in Hr.
+    destruct (crun (sholds e) (cfilter l)) as [r'|] eqn:Cf; [|discriminate].
+    cbn in Hr. injection Hr as <-. f_equal. apply IH. reflexivity.
+Qed.
+
+Lemma cinsert_perm : forall H e x rp r, crun (sholds e) (cinsert H x rp) = Some r -> Permutation (x :: rp) r.
+Proof.
+  intros H e x rp. induction rp as [|p rp IH]; intros r Hr.
+  - cbn in Hr. injection Hr as <-. reflexivity.
+  - cbn [cinsert crun] in Hr. destruct (sholds e (gep (snd x) (snd p))).
+    + cbn in Hr. injection Hr as <-. reflexivity.
+    + rewrite crun_bind in Hr. destruct (crun (sholds e) (cinsert H x rp)) as [r'|] eqn:Ci; [|discriminate].
+      cbn in Hr. injection Hr as <-.
+      eapply perm_trans; [apply perm_swap|]. apply perm_skip. apply IH. reflexivity.
+Qed.
+
+Lemma csort_perm : forall H e ls rp r, crun (sholds e) (csort_go H ls rp) = Some r -> Permutation (ls ++ rp) r.
+Proof.
+  intros H e ls. induction ls as [|x ls IH]; intros rp r Hr.
+  - cbn in Hr. injection Hr as <-. apply Permutation_rev.
+  - cbn [csort_go] in Hr. rewrite crun_bind in Hr.
+    destruct (crun (sholds e) (cinsert H x rp)) as [rp'|] eqn:Ci; [|discriminate].
+    apply cinsert_perm in Ci. apply IH in Hr.
+    eapply perm_trans; [|exact Hr]. cbn [app].
+    eapply perm_trans; [apply Permutation_middle|]. apply Permutation_app_head. exact Ci.
+Qed.
+
+(** [complement(A, M)] as Rust's symbolic algebra runs it, wherever its
+    concrete run returns: A's leaves with a stride [!= 0] and a size
+    [!= 1] ([ls]), reordered by the sort ([so], a permutation), and the
+    complement's modes before the coalesce ([res]), interleaved, form a
+    compact layout (each stride the product of the extents before it), so
+    it maps its domain one to one onto [[0, N)], with [N >= M]; the
+    returned [C] computes [res] on [res]'s domain ([coal_x_ok]). *)
+Theorem scomplement_tiles : forall H e b m C,
+  hooks_sound H e -> pos_l e (sleaves b) -> 1 <= seval e m ->
+  crun (sholds e) (scomplement H b m) = Some C ->
+  exists so res,
+    Permutation (filter (fun sd => negb (seval e (snd sd) =? 0) && negb (seval e (fst sd) =? 1))%bool
+                   (sleaves b)) so /\
+    pos_l e (interleave so res) /\
+    (forall i, 0 <= i < prodB e (interleave so res) -> evalB e (interleave so res) i = i) /\
+    seval e m <= prodB e (interleave so res) /\
+    prodB e res <= prodB e (sleaves C) /\
+    (forall y, 0 <= y < prodB e res -> evalB e (sleaves C) y = evalB e res y).
+Proof.
+  intros H e b m C HS Hb Hm Hr. unfold scomplement in Hr. rewrite crun_bind in Hr.
+  destruct (crun (sholds e) (cfilter (sleaves b))) as [ls|] eqn:Cf; [|discriminate].
+  rewrite crun_bind in Hr.
+  destruct (crun (sholds e) (csort_go H ls [])) as [so|] eqn:Cs; [|discriminate].
+  rewrite crun_bind in Hr.
+  destruct (crun (sholds e) (cbuild so (SC 1) m)) as [res|] eqn:Cb; [|discriminate].
+  rewrite crun_bind in Hr.
+  destruct (crun (sholds e) (coal_x H false res)) as [co|] eqn:Cx; [|discriminate].
+  cbn in Hr. injection Hr as <-.
+  pose proof (cfilter_pos e _ _ Hb Cf) as P1.
+  pose proof (csort_forall _ H e ls [] so P1 (Forall_nil _) Cs) as P2.
+  destruct (cbuild_compact e so (SC 1) m res P2 ltac:(cbn; lia) Hm Cb) as (P3 & C3 & B3).
+  pose proof (cbuild_pos e so (SC 1) m res P2 ltac:(cbn; lia) Hm Cb) as P4.
+  destruct (coal_x_ok H e false res co HS P4 Cx) as (X1 & X2 & X3 & _).
+  destruct (from_leaves_ok e co) as [FP FE].
+  exists so, res. split.
+  { rewrite <- (cfilter_exact e _ _ Cf). pose proof (csort_perm H e ls [] so Cs) as Pm.
+    rewrite app_nil_r in Pm. exact Pm. }
+  split; [exact P3|].
+  split; [intros i Hi; rewrite (compact_eval e _ 1 i P3 C3 Hi); ring|].
+  split; [cbn [seval] in B3; lia|].
+  split; [rewrite FP; exact X2|].
+  intros y Hy. rewrite FE. apply X3. exact Hy.
 Qed.
