@@ -6,7 +6,9 @@
 #     extension is built with this crate's release profile: thin LTO, no fat LTO);
 #  3. installs pytest and IPython (tests/notebook.py executes the example notebook with it) and
 #     runs the suite;
-#  4. checks the typing script (tests/typing/api_script.py) with `mypy --strict` and `pyright`
+#  4. checks the formatting of the package and its tests with `black --check` (pinned: a
+#     formatter's output changes between versions), the package's own code with `mypy --strict`,
+#     and the typing script (tests/typing/api_script.py) with `mypy --strict` and `pyright`
 #     (pyright runs on Node.js: Debian's `nodejs` is installed if `node` is missing; pyright's own
 #     package comes from npm on its first run, then from its cache);
 #  5. with TESSERA_PYCUTE_TESTS=DIR, the suite also runs NVIDIA's pycute tests from DIR.
@@ -30,10 +32,13 @@ if ! "$py" -m venv "$venv" >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="$root/target/py"
 "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null
-"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython mypy pyright
+"$venv/bin/python" -m pip install -q "$root/crates/tessera-py" pytest ipython mypy==2.4.1 pyright black==26.10.1
 echo "check.sh: installed in $(( $(date +%s) - start ))s"
 cd "$root/crates/tessera-py"
 "$venv/bin/python" -m pytest -q tests
+# Formatting, then the package's own code under mypy --strict.
+"$venv/bin/python" -m black --check -q python tests
+"$venv/bin/python" -m mypy --strict --no-incremental python/tessera
 # The typing script: mypy --strict and pyright (strict: the script says so) find no error.
 "$venv/bin/python" -m mypy --strict --no-incremental tests/typing/api_script.py
 if ! command -v node >/dev/null 2>&1; then

@@ -36,8 +36,13 @@ def test_refuted_with_witness_and_checked_fix():
     assert r.verdict == "invalid" and not r
     (o,) = r.refuted()
     assert o["code"] == "swizzle_match" and "87.5%" in o["message"] and o["witness"]
-    assert o["suggestions"][0]["text"] == 'tma_swizzle_a = "128B"' and o["suggestions"][0]["checked"]
-    assert tessera.check(dict(cfg, tma_swizzle_a="128B"), assume=["K % 8 == 0", "M % 8 == 0"]).verdict == "valid"
+    assert (
+        o["suggestions"][0]["text"] == 'tma_swizzle_a = "128B"' and o["suggestions"][0]["checked"]
+    )
+    assert (
+        tessera.check(dict(cfg, tma_swizzle_a="128B"), assume=["K % 8 == 0", "M % 8 == 0"]).verdict
+        == "valid"
+    )
 
 
 def test_check_many_summarizes():

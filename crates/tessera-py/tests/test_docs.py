@@ -33,13 +33,17 @@ def test_readme_python_examples():
     try:
         parser = doctest.DocTestParser()
         for i, b in enumerate(blocks):
-            r = run(parser.get_doctest(b, {"tessera": tessera}, f"README-python-{i}", "README.md", 0))
+            r = run(
+                parser.get_doctest(b, {"tessera": tessera}, f"README-python-{i}", "README.md", 0)
+            )
             assert r.failed == 0 and r.attempted > 0, f"README Python block {i}"
     finally:
         os.chdir(cwd)
 
 
-@pytest.mark.parametrize("module", [tessera, tessera.errors, tessera.triton, tessera.pycute.int_tuple])
+@pytest.mark.parametrize(
+    "module", [tessera, tessera.errors, tessera.triton, tessera.pycute.int_tuple]
+)
 def test_docstring_examples(module):
     finder = doctest.DocTestFinder()
     tests = [t for t in finder.find(module, module.__name__) if t.examples]

@@ -115,7 +115,10 @@ def test_suggestions_are_the_same_whichever_entry_point():
     want = sugg(lambda: tessera.eval("logical_divide((3,5):(5,1),2:1)"))
     assert want[0][1] == "ragged_logical_divide((3,5):(5,1),2:1)"  # the ragged form, as the CLI
     assert sugg(lambda: tessera.logical_divide("(3,5):(5,1)", "2:1")) == want
-    assert sugg(lambda: tessera.logical_divide(tessera.Layout("(3,5):(5,1)"), tessera.Layout("2:1"))) == want
+    assert (
+        sugg(lambda: tessera.logical_divide(tessera.Layout("(3,5):(5,1)"), tessera.Layout("2:1")))
+        == want
+    )
     assert sugg(lambda: tessera.apply("logical_divide", "(3,5):(5,1)", "2:1")) == want
     assert sugg(lambda: tp.logical_divide(tp.Layout((3, 5), (5, 1)), tp.Layout(2, 1))) == want
     with pytest.raises(tessera.InadmissibleComposition) as ei:

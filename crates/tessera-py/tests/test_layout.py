@@ -54,7 +54,9 @@ def test_print_layout_and_pictures():
     a = tessera.Layout("(2,(2,2)):(4,(2,1))")
     assert a.print_layout().splitlines()[2] == "    +---+---+---+---+"
     svg = a.svg()
-    assert svg.startswith("<svg") and a._repr_svg_() == svg.replace("<svg ", "<svg style=\"max-width:100%;height:auto\" ", 1)
+    assert svg.startswith("<svg") and a._repr_svg_() == svg.replace(
+        "<svg ", '<svg style="max-width:100%;height:auto" ', 1
+    )
     assert tessera.Layout("((4,8),(2,2)):((32,1),(16,8))").tv_svg(16, 8).startswith("<svg")
 
 

@@ -140,7 +140,9 @@ def check(name, args, kind, fn, orig=None):
     try:
         got = fn(*args)
     except tessera.Error as e:
-        assert isinstance(want, tessera.Error), f"{kind}: {name}{args} raised {e.code}: {e.message}, CLI: {want}"
+        assert isinstance(
+            want, tessera.Error
+        ), f"{kind}: {name}{args} raised {e.code}: {e.message}, CLI: {want}"
         assert (e.code, e.message) == (want.code, want.message), f"{kind}: {name}{args}"
         return "error"
     assert not isinstance(want, tessera.Error), f"{kind}: {name}{args} = {got!r}, CLI: {want}"
@@ -175,7 +177,11 @@ def test_swizzled_rows_accept_every_swizzled_kind():
     atom = tessera.eval(ATOM)
     chain = str(atom)
     assert chain == "Sw<3,3,3> o 0 o (8,64):(64,1)"
-    lifted = [n for n, r in ROWS.items() if r[6] != "refuse" and r[5] and r[5][0] in ("layout", "layout_or_shape", "layout_or_tuple")]
+    lifted = [
+        n
+        for n, r in ROWS.items()
+        if r[6] != "refuse" and r[5] and r[5][0] in ("layout", "layout_or_shape", "layout_or_tuple")
+    ]
     assert {"coalesce", "tile_to_shape", "upcast", "blocked_product", "composition"} <= set(lifted)
     for name in lifted:
         for args in EXTRA.get(name, []) + generated(name):
@@ -194,7 +200,9 @@ def test_composed_and_linear_layouts_have_layout_methods():
     c = tessera.eval(ATOM)
     assert (c.shape, c.rank, c.depth) == ((8, 64), 2, 1)
     table = c.print_layout()
-    assert table.startswith("Sw<3,3,3> o 0 o (8,64):(64,1)\n") and table.count("\n") == 2 + 2 * 8 + 1
+    assert (
+        table.startswith("Sw<3,3,3> o 0 o (8,64):(64,1)\n") and table.count("\n") == 2 + 2 * 8 + 1
+    )
     fit = '<svg style="max-width:100%;height:auto" '
     assert c.svg().startswith("<svg") and c._repr_svg_() == c.svg().replace("<svg ", fit, 1)
     lin = tessera.LinearLayout.from_layout("(4,8):(8,1)")

@@ -48,9 +48,7 @@ def test_tma():
 
 
 def test_ragged_gemm_m1000():
-    r = tessera.ragged(
-        "zipped_divide((1000,4096):(4096,1),(128,64))", names=["m", "k"]
-    )
+    r = tessera.ragged("zipped_divide((1000,4096):(4096,1),(128,64))", names=["m", "k"])
     assert r["layout"] == "((128,64),(8,64)):((4096,1),(524288,64))"
     assert (r["points"], r["valid"], r["holes"]) == (
         1024 * 4096,
@@ -69,9 +67,7 @@ def test_ragged_gemm_m1000():
 def test_ragged_predicate_code_runs():
     r = tessera.ragged("logical_divide((3,5):(5,1),2:1)")
     assert r["layout"] is None and r["holes"] == 1 and r["predicate"] == ["n < 5"]
-    out = subprocess.run(
-        [sys.executable, "-c", r["python"]], capture_output=True, text=True
-    )
+    out = subprocess.run([sys.executable, "-c", r["python"]], capture_output=True, text=True)
     assert out.returncode == 0
     assert out.stdout.count("T[") == 15
 

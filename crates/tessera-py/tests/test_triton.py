@@ -19,17 +19,37 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 ORACLE = os.path.join(ROOT, "tests", "data", "triton_layouts.jsonl")
 
 FIELDS = {
-    "BlockedLayout": ["size_per_thread", "threads_per_warp", "warps_per_cta", "order", "cga_layout"],
+    "BlockedLayout": [
+        "size_per_thread",
+        "threads_per_warp",
+        "warps_per_cta",
+        "order",
+        "cga_layout",
+    ],
     "SliceLayout": ["dim", "parent"],
     "DotOperandLayout": ["operand_index", "parent", "k_width"],
     "NVMMADistributedLayout": ["version", "warps_per_cta", "instr_shape", "cga_layout"],
     "DistributedLinearLayout": ["reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"],
-    "NVMMASharedLayout": ["swizzle_byte_width", "element_bitwidth", "rank", "transposed", "fp4_padded", "cga_layout"],
+    "NVMMASharedLayout": [
+        "swizzle_byte_width",
+        "element_bitwidth",
+        "rank",
+        "transposed",
+        "fp4_padded",
+        "cga_layout",
+    ],
     "SwizzledSharedLayout": ["vec", "per_phase", "max_phase", "order", "cga_layout"],
     "PaddedSharedLayout": ["interval_padding_pairs", "offset_bases", "cga_layout", "shape"],
     "SharedLinearLayout": ["offset_bases", "block_bases", "alignment"],
 }
-DEFAULTS = {"cga_layout": [], "rank": 2, "transposed": False, "fp4_padded": False, "block_bases": [], "alignment": 16}
+DEFAULTS = {
+    "cga_layout": [],
+    "rank": 2,
+    "transposed": False,
+    "fp4_padded": False,
+    "block_bases": [],
+    "alignment": 16,
+}
 # Stand-ins for Triton's frozen dataclasses: same class names, same fields, the trailing ones with
 # Triton's defaults.
 
@@ -88,11 +108,29 @@ def test_agrees_with_triton_point_by_point(case):
     ours = tt.from_gluon(layout, shape)
     assert ours.out_dims == [(f"dim{i}", s) for i, s in enumerate(shape)]
     lin = case["linear"]
-    shared = case["class"] in ("NVMMASharedLayout", "SwizzledSharedLayout", "PaddedSharedLayout", "SharedLinearLayout")
-    if lin is None:  # PaddedSharedLayout: Triton has no linear layout; its linear component is given.
-        lin = {"offset_bases": case["layout"]["offset_bases"], "block_bases": case["layout"]["cga_layout"]}
-    keys = [("offset", "offset_bases"), ("block", "block_bases")] if shared else [
-        ("register", "reg_bases"), ("lane", "lane_bases"), ("warp", "warp_bases"), ("block", "block_bases")]
+    shared = case["class"] in (
+        "NVMMASharedLayout",
+        "SwizzledSharedLayout",
+        "PaddedSharedLayout",
+        "SharedLinearLayout",
+    )
+    if (
+        lin is None
+    ):  # PaddedSharedLayout: Triton has no linear layout; its linear component is given.
+        lin = {
+            "offset_bases": case["layout"]["offset_bases"],
+            "block_bases": case["layout"]["cga_layout"],
+        }
+    keys = (
+        [("offset", "offset_bases"), ("block", "block_bases")]
+        if shared
+        else [
+            ("register", "reg_bases"),
+            ("lane", "lane_bases"),
+            ("warp", "warp_bases"),
+            ("block", "block_bases"),
+        ]
+    )
     groups = [lin[k] for _, k in keys]
     names = [n for n, _ in keys]
     assert [n for n, _ in ours.in_dims] == names
@@ -114,7 +152,9 @@ def test_agrees_with_triton_point_by_point(case):
 def test_to_gluon_names_every_nvmma_and_swizzled_oracle_layout():
     named = 0
     for case in cases():
-        if case["class"] not in ("NVMMASharedLayout", "SwizzledSharedLayout") or case["layout"].get("cga_layout"):
+        if case["class"] not in ("NVMMASharedLayout", "SwizzledSharedLayout") or case["layout"].get(
+            "cga_layout"
+        ):
             continue
         l = tt.from_gluon(build(case["layout"]), case["shape"])
         text = tt.to_gluon(l)
@@ -128,7 +168,9 @@ def test_to_gluon_names_every_nvmma_and_swizzled_oracle_layout():
 
 
 def test_triton_linear_layout_api():
-    l = LinearLayout.from_bases([("register", [[0, 1], [1, 0]]), ("lane", [[0, 2]])], ["dim0", "dim1"])
+    l = LinearLayout.from_bases(
+        [("register", [[0, 1], [1, 0]]), ("lane", [[0, 2]])], ["dim0", "dim1"]
+    )
     # The values Triton 3.9.0 prints for the same calls.
     assert l.out_dims == [("dim0", 2), ("dim1", 4)]
     assert l.bases == [("register", [[0, 1], [1, 0]]), ("lane", [[0, 2]])]
@@ -146,7 +188,9 @@ def test_triton_linear_layout_api():
     c = l.invert_and_compose(outer)
     for r in range(4):
         for ln in range(2):
-            assert outer.apply(c.apply({"register": r, "lane": ln})) == l.apply({"register": r, "lane": ln})
+            assert outer.apply(c.apply({"register": r, "lane": ln})) == l.apply(
+                {"register": r, "lane": ln}
+            )
     with pytest.raises(tessera.BankError):
         LinearLayout.from_bases([("offset", [[1], [1]])], ["dim0"]).invert()
     with pytest.raises(tessera.BankError):
@@ -162,7 +206,9 @@ def test_cute_layouts_in_and_out():
     assert l.to_layout() == tessera.Layout("(4,8):(8,1)")
     sw = LinearLayout.from_layout(tessera.eval("Sw<3,3,3> o 0 o (64,64):(64,1)"))
     back = sw.to_layout()
-    assert isinstance(back, tessera.ComposedLayout) and str(back) == "Sw<3,3,3> o 0 o (64,64):(64,1)"
+    assert (
+        isinstance(back, tessera.ComposedLayout) and str(back) == "Sw<3,3,3> o 0 o (64,64):(64,1)"
+    )
     with pytest.raises(tessera.BankError):
         LinearLayout.from_layout("(3,4):(1,3)")
 
@@ -170,7 +216,9 @@ def test_cute_layouts_in_and_out():
 def test_cute_names_the_swizzle_of_shared_layouts():
     assert str(tt.cute("NVMMASharedLayout(128, 16)", [64, 64])) == "Sw<3,3,3> o 0 o (64,64):(64,1)"
     assert str(tt.cute("NVMMASharedLayout(64, 16)", [64, 32])) == "Sw<2,3,3> o 0 o (64,32):(32,1)"
-    assert str(tt.cute("NVMMASharedLayout(128, 8)", [64, 128])) == "Sw<3,4,3> o 0 o (64,128):(128,1)"
+    assert (
+        str(tt.cute("NVMMASharedLayout(128, 8)", [64, 128])) == "Sw<3,4,3> o 0 o (64,128):(128,1)"
+    )
     assert str(tt.cute("NVMMASharedLayout(0, 16)", [64, 64])) == "(64,64):(64,1)"
     # cute(l) is the inverse of Triton's offset map on every coordinate.
     l = tt.from_gluon("NVMMASharedLayout(128, 16, 2, True)", [64, 64])
@@ -200,7 +248,10 @@ def test_padded_shared_layout_follows_its_docstring():
 def test_gluon_dataclass_fields_are_read_without_triton():
     B = CLASSES["BlockedLayout"]
     b = B([1, 4], [4, 8], [4, 1], [1, 0])
-    assert tt.gluon_text(b) == "BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])"
+    assert (
+        tt.gluon_text(b)
+        == "BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])"
+    )
     assert tt.from_gluon(b, [32, 64]) == tt.from_gluon(tt.gluon_text(b), [32, 64])
     with pytest.raises(tessera.BankError, match="shape"):
         tt.from_gluon(b)
@@ -225,7 +276,7 @@ def test_readme_triton_section_examples():
 
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         readme = f.read()
-    section = readme[readme.index("## Triton and Gluon"):]
+    section = readme[readme.index("## Triton and Gluon") :]
     section = section[: section.index("\n## ", 3)]
     blocks = [b.split("```")[0] for b in section.split("```python\n")[1:]]
     assert blocks

@@ -17,7 +17,8 @@
 //! test and its `divides` decision (`copy_decision`, `check_divides`, `proofs/Check.v`) and
 //! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), (in `bridge/check.rs`) the
 //! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
-//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), (in `bridge/symbolic.rs`) the
+//! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), (in `bridge/check_cover.rs`) its
+//! multicast boxes and `tile_mma`'s K loop (`proofs/CheckCover.v`), (in `bridge/symbolic.rs`) the
 //! symbolic facts and decisions (`facts_parse`, `decide_static`, `witness`,
 //! `proofs/SymbolicFacts.v`), and (in `bridge/backward.rs`) `plan`/`terms`/`propagate`
 //! (`proofs/BackwardRust.v`). This test generates layouts
@@ -47,8 +48,12 @@ use tessera::Layout;
 mod bridge_backward;
 #[path = "bridge/check.rs"]
 mod bridge_check;
+#[path = "bridge/check_cover.rs"]
+mod bridge_check_cover;
 #[path = "bridge/symbolic.rs"]
 mod symbolic;
+#[path = "bridge/symbolic_ops.rs"]
+mod symbolic_ops;
 
 /// Cases per operation.
 const CASES: usize = 100_000;

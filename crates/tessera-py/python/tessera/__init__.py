@@ -10,7 +10,7 @@ obligation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
 from . import errors
 from ._tessera import (
@@ -126,6 +126,13 @@ from .errors import (
 )
 
 
+def _int_or_symbolic(r: object) -> int:
+    """``size``/``cosize``'s answer: an integer, or (for a ``SymLayout``) its symbolic value."""
+    if isinstance(r, (int, SymLayout)):
+        return cast(int, r)
+    raise TypeError("expected an integer, got {!r}".format(r))
+
+
 def size(layout: object) -> int:
     """The size of a layout (its domain), of a swizzled or linear layout, or the product of an
     integer tuple; the registry's ``size`` (``tessera eval 'size(...)'``).
@@ -138,8 +145,7 @@ def size(layout: object) -> int:
     """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.size()
-    r = _native.apply("size", layout)
-    return r if isinstance(r, SymLayout) else int(r)  # type: ignore[return-value]
+    return _int_or_symbolic(_native.apply("size", layout))
 
 
 def cosize(layout: object) -> int:
@@ -152,8 +158,7 @@ def cosize(layout: object) -> int:
     """
     if isinstance(layout, (Layout, _PyCuteLayout)):
         return layout.cosize()
-    r = _native.apply("cosize", layout)
-    return r if isinstance(r, SymLayout) else int(r)  # type: ignore[return-value]
+    return _int_or_symbolic(_native.apply("cosize", layout))
 
 
 def print_layout(layout: object) -> None:
@@ -162,9 +167,9 @@ def print_layout(layout: object) -> None:
 
     Pre: rank 1 or 2, at most 2^20 cells. Post: prints; returns None.
 
-    >>> print_layout("(2,2):(2,1)")
+    >>> print_layout("(2,2):(2,1)")  # doctest: +NORMALIZE_WHITESPACE
     (2,2):(2,1)
-          0   1 
+          0   1
         +---+---+
      0  | 0 | 1 |
         +---+---+
@@ -187,7 +192,7 @@ def with_shape(layout: object, shape: object) -> Any:
     >>> with_shape("(4,8):(8,1)", (8, 4))
     Layout('((4,2),4):((8,1),2)')
     """
-    return composition(layout, Layout(shape))  # type: ignore[arg-type]
+    return composition(cast(Any, layout), Layout(cast(Any, shape)))
 
 
 def recast(layout: object, old_bits: int, new_bits: int) -> Any:
@@ -382,7 +387,6 @@ __all__ = [
 ]
 
 
-
 class CheckResult:
     """The result of :func:`check`: ``verdict`` ("valid", "valid_if", "invalid"), ``guards``,
     ``obligations`` (dicts with code, verdict, fields, message, witness, guard, suggestions),
@@ -429,7 +433,10 @@ class CheckResult:
                 html.escape(o["message"]),
                 "<br><i>witness: {}</i>".format(html.escape(o["witness"])) if o["witness"] else "",
             )
-            for o in sorted(self.obligations, key=lambda o: ["refuted", "runtime", "warning", "proved"].index(o["verdict"]))
+            for o in sorted(
+                self.obligations,
+                key=lambda o: ["refuted", "runtime", "warning", "proved"].index(o["verdict"]),
+            )
         )
         return "<div><b>tessera check: {}</b>{}<table>{}</table></div>".format(
             html.escape(self.verdict),
@@ -474,7 +481,12 @@ def check_many(
     (['valid_if'], 1)
     """
     verdicts, (valid, valid_if, invalid, by) = _native.check_space(list(configs), problem, assume)
-    return verdicts, {"valid": valid, "valid_if": valid_if, "invalid": invalid, "by_first_refuted": by}
+    return verdicts, {
+        "valid": valid,
+        "valid_if": valid_if,
+        "invalid": invalid,
+        "by_first_refuted": by,
+    }
 
 
 __all__ += [

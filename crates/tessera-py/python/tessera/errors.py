@@ -64,6 +64,7 @@ class Error(ValueError):
         self._obligation = obligation
         self._notes = list(notes or [])
         self._suggestions: Optional[List[Suggestion]] = None
+        self._extra_help: List[str] = []
         if info is not None and info.code != type(self).code:
             self.code = info.code
 
@@ -84,7 +85,7 @@ class Error(ValueError):
                 text += "\n  = obligation: {}".format(self._obligation)
             for n in self._notes:
                 text += "\n  = note: {}".format(n)
-        for n in getattr(self, "_extra_help", ()):
+        for n in self._extra_help:
             text += "\nhelp: {}".format(n)
         return text
 
@@ -116,7 +117,9 @@ class Error(ValueError):
                             changed[i] = a
                     if function and orig is not None and function != _tessera_name(self._info):
                         changed = {}  # another function: the whole call is the change
-                    out.append(Suggestion(label, expr, text, result, function, tuple(args), changed))
+                    out.append(
+                        Suggestion(label, expr, text, result, function, tuple(args), changed)
+                    )
             self._suggestions = out
         return self._suggestions
 
@@ -309,7 +312,11 @@ def pycute_class(cls: Type[Error]) -> Type[Error]:
     """
     twin = _TWINS.get(cls)
     if twin is None:
-        twin = type(cls.__name__, (cls, AssertionError), {"__module__": cls.__module__, "__doc__": cls.__doc__})
+        twin = type(
+            cls.__name__,
+            (cls, AssertionError),
+            {"__module__": cls.__module__, "__doc__": cls.__doc__},
+        )
         _TWINS[cls] = twin
     return twin
 

@@ -88,9 +88,13 @@ def gluon_text(layout: Any) -> str:
     if isinstance(layout, str):
         return _gluon_normalize(layout)
     if not (dataclasses.is_dataclass(layout) and not isinstance(layout, type)):
-        raise TypeError(f"expected a Gluon layout dataclass or its text, got {type(layout).__name__}")
+        raise TypeError(
+            f"expected a Gluon layout dataclass or its text, got {type(layout).__name__}"
+        )
     name = type(layout).__name__
-    args = ", ".join(f"{f.name}={_literal(getattr(layout, f.name))}" for f in dataclasses.fields(layout))
+    args = ", ".join(
+        f"{f.name}={_literal(getattr(layout, f.name))}" for f in dataclasses.fields(layout)
+    )
     return f"{name}({args})"
 
 
@@ -151,7 +155,9 @@ def cute(
     names = [n for n, _ in l.in_dims if n != "block"]
     sizes = dict(l.out_dims)
     within = LinearLayout.from_bases(
-        [(n, b) for n, b in l.bases if n in names], [n for n, _ in l.out_dims], [sizes[n] for n, _ in l.out_dims],
+        [(n, b) for n, b in l.bases if n in names],
+        [n for n, _ in l.out_dims],
+        [sizes[n] for n, _ in l.out_dims],
         require_surjective=False,
     )
     inv = within.invert() if within.is_injective() else within.pseudoinvert()

@@ -22,6 +22,7 @@ table: str = tessera.Layout("(2,2):(2,1)").print_layout()
 pic: Optional[str] = A._repr_svg_()
 modes: List[tessera.Layout] = list(A)
 first: tessera.Layout = A[0]
+first_two: tessera.Layout = A[0:2]
 vals: List[int] = A.values()
 comp: tessera.Layout = tessera.composition(A, B)
 ld: tessera.Layout = tessera.logical_divide(A, 2)
@@ -106,7 +107,10 @@ viaLinear: tessera.AnyLayout = tessera.coalesce(lin)
 s = tt.from_gluon("NVMMASharedLayout(swizzle_byte_width=64, element_bitwidth=16)", [64, 32])
 name: Optional[str] = tt.to_gluon(s)
 tv: tessera.Layout = tt.tv_layout(
-    tt.from_gluon("NVMMADistributedLayout(version=[2, 0], warps_per_cta=[2, 2], instr_shape=[16, 8])", [32, 16])
+    tt.from_gluon(
+        "NVMMADistributedLayout(version=[2, 0], warps_per_cta=[2, 2], instr_shape=[16, 8])",
+        [32, 16],
+    )
 )
 rep: tessera.BankReport = tessera.bank_conflicts(s, "f16", atom="ldmatrix.x4")
 wf: int = rep.wavefronts + rep.ideal + rep.instructions + rep.phases + rep.vector_bytes
@@ -131,6 +135,7 @@ errs: List[str] = tessera.error_codes()
 ex: Optional[Tuple[str, str, str]] = tessera.explain("divisibility")
 results: List[Union[str, Exception]] = tessera.batch(["complement(4:2,24)"])
 many: tessera.Results = tessera.apply_many([("coalesce", (A,))])
+some: List[Union[tessera.Value, Exception]] = many[0:1]
 rows: List[Tuple[str, str, List[int], str, List[str], List[str], str, str]] = tessera.operations()
 val: tessera.Value = tessera.apply("size", A)
 ev: tessera.Value = tessera.eval("size(4:1)")
@@ -139,11 +144,15 @@ ev: tessera.Value = tessera.eval("size(4:1)")
 sched: tessera.Schedule = tessera.Schedule("I0 = iter 6\nI1, I2 = split I0 by 4\nloop I1 I2\n", "s")
 counts: Optional[Tuple[int, int, int]] = sched.counts()
 pred: str = sched.predicate_text()
-tma: tessera.TmaReport = tessera.tma_check("f16", [4096, 4096], [128, 128], "128B", sm=90, oob_fill="nan")
+tma: tessera.TmaReport = tessera.tma_check(
+    "f16", [4096, 4096], [128, 128], "128B", sm=90, oob_fill="nan"
+)
 ok: bool = tma.valid
 tma_errors: List[str] = tma.errors()
 rg = tessera.ragged("logical_divide((3,5):(5,1),2:1)")
-verdict: str = tessera.check("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma").verdict
+verdict: str = tessera.check(
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma"
+).verdict
 
 # pycute's face.
 P: pycute.Layout = pycute.Layout((2, (2, 2)), (4, (1, 2)))

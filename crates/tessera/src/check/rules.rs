@@ -222,6 +222,34 @@ pub fn mma_covers(tm: u64, tn: u64, m: u64, n: u64, am: u64, an: u64) -> bool {
     qm > 0 && qn > 0 && tm.is_multiple_of(qm) && tn.is_multiple_of(qn)
 }
 
+/// Whether a tile extent `t` is a whole number of TiledMma steps of `atom · warps` (the atom's
+/// extent times the atom layout's along that dimension): `tile_mma`'s test on M, N and K. On K,
+/// `k_decision_iff` (`proofs/CheckCover.v`) proves it equivalent to "every K slice of the tile is
+/// consumed by exactly one (K step, atom, atom slice)", the K loop rounded down (bridged in
+/// `tests/bridge/check.rs`).
+///
+/// Pre: none. Post: `atom·warps > 0 && t % (atom·warps) == 0` (the product saturates; a saturated
+/// product divides no extent below `u64::MAX`).
+/// Example: `tiled_extent_covers(64, 16, 1) == true`, `tiled_extent_covers(40, 16, 1) == false`.
+#[doc(hidden)]
+pub fn tiled_extent_covers(t: u64, atom: u64, warps: u64) -> bool {
+    let q = atom.saturating_mul(warps);
+    q > 0 && t.is_multiple_of(q)
+}
+
+/// Whether the `f` CTAs of a multicast group, each loading a box of `floor(ext / f)` rows (the
+/// slice) of an operand's `ext`-row stage tile and multicasting it to the whole group, write every
+/// element of each CTA's tile exactly once: the SM90 box part of `coverage`, whose negation the
+/// `multicast` obligation refutes. `box_decision_iff` (`proofs/CheckCover.v`) proves the test
+/// equivalent to enumerating the boxes (bridged in `tests/bridge/check.rs`).
+///
+/// Pre: none. Post: `f > 0 && ext % f == 0 && ext / f > 0`.
+/// Example: `multicast_covers(128, 2) == true`, `multicast_covers(96, 64) == false`.
+#[doc(hidden)]
+pub fn multicast_covers(ext: u64, f: u64) -> bool {
+    f > 0 && ext.is_multiple_of(f) && ext / f > 0
+}
+
 /// What the shared-storage byte sum of `smem_capacity` reads from a configuration (a hook for the
 /// bridge to the proofs, `tests/bridge/check.rs`; `run` fills it).
 #[doc(hidden)]
@@ -772,7 +800,7 @@ pub fn run(c: &Config) -> Run {
         let mut bad = Vec::new();
         #[allow(clippy::needless_range_loop)]
         for i in 0..3 {
-            if tiled[i] == 0 || !c.tile[i].is_multiple_of(tiled[i]) {
+            if !tiled_extent_covers(c.tile[i], mma.shape[i], atom_layout[i]) {
                 bad.push(i);
             }
         }
@@ -1721,7 +1749,7 @@ pub fn run(c: &Config) -> Run {
                         c.cluster[0].max(1)
                     };
                     let ext = if i == 0 { tm } else { tn };
-                    if ext % mcf == 0 {
+                    if multicast_covers(ext, mcf) {
                         notes.push(format!(
                             "{opn}: {mcf} box(es) of {} × K per stage, each element once",
                             ext / mcf
@@ -2126,7 +2154,7 @@ pub fn run(c: &Config) -> Run {
     if sm90 {
         let mut ok = true;
         for (opn, ext, f, what) in [("A", tm, cn, "cluster N"), ("B", tn, cm, "cluster M")] {
-            if f > 1 && (ext % f != 0 || ext / f == 0) {
+            if f > 1 && !multicast_covers(ext, f) {
                 ok = false;
                 x.refute(
                     "multicast",

@@ -37,7 +37,7 @@ def _same_len(op: str, a: Any, b: Any) -> None:
         )
 
 
-def _not_tuple(op: str, a: Any, b: Any) -> ArgumentType:
+def _not_tuple(op: str, a: Any, b: Any) -> _errors.Error:
     return ArgumentType(
         f"{op}: {a} is a tuple but {b} is an integer",
         obligation=f"{op}: a tuple needs a tuple of the same rank",
