@@ -176,6 +176,13 @@ pub struct Ctx {
     /// Quotient atoms rewritten by the decisions so far (under the facts they were rewritten
     /// under: forgotten when `facts` changes).
     memo: facts::AtomMemo,
+    /// Off unless set (`Some(vec![])`): every decision of the run, for the bridge to
+    /// `proofs/SymbolicOps.v`, as `(kind, answer)`: `b'd'` a `branch`/`require` decision
+    /// (`None`: undecided), `b't'` `branch_typical`'s preferred side (`None` when decided),
+    /// `b'p'` a peek of `coalesce_leaves_x`, `b'o'` `as_const() == Some(1)` and `b's'` a
+    /// polynomial equality of `compose_leaf`.
+    #[doc(hidden)]
+    pub trace: Option<Vec<(u8, Option<bool>)>>,
 }
 
 impl Ctx {
@@ -187,7 +194,27 @@ impl Ctx {
             facts,
             guards: Vec::new(),
             memo: facts::AtomMemo::default(),
+            trace: None,
         }
+    }
+
+    fn note(&mut self, kind: u8, v: Option<bool>) {
+        if let Some(t) = &mut self.trace {
+            t.push((kind, v));
+        }
+    }
+
+    /// `decide_fast` with no guard recorded (traced as `b'p'`).
+    pub(crate) fn peek(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
+        let d = self.decide_fast(p)?;
+        self.note(b'p', d);
+        Ok(d)
+    }
+
+    /// A syntactic test of an operation, returned as is (traced as `kind`).
+    pub(crate) fn test(&mut self, kind: u8, b: bool) -> bool {
+        self.note(kind, Some(b));
+        b
     }
 
     pub(crate) fn decide_fast(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
@@ -220,7 +247,9 @@ impl Ctx {
     /// Pre: none. Post: the path taken is right for every assignment satisfying the facts and
     /// the guards. Example: `branch(M == 1, false)` records the guard `M != 1`.
     pub fn branch(&mut self, p: Pred, prefer: bool, op: &'static str) -> Result<bool, SymError> {
-        match self.decide_fast(&p)? {
+        let d = self.decide_fast(&p)?;
+        self.note(b'd', d);
+        match d {
             Some(b) => Ok(b),
             None => {
                 let g = if prefer { p } else { p.negate()? };
@@ -236,6 +265,8 @@ impl Ctx {
     /// Pre: none. Post: as [`Ctx::branch`]. Example: `K >= 64` prefers `true`.
     pub fn branch_typical(&mut self, p: Pred, op: &'static str) -> Result<bool, SymError> {
         if let Some(b) = self.decide_fast(&p)? {
+            self.note(b'd', Some(b));
+            self.note(b't', None);
             return Ok(b);
         }
         let mut names = Vec::new();
@@ -243,6 +274,7 @@ impl Ctx {
         p.rhs.names(&mut names);
         let env = self.facts.typical(&names);
         let prefer = p.holds(&env).unwrap_or(true);
+        self.note(b't', Some(prefer));
         self.branch(p, prefer, op)
     }
 
@@ -252,7 +284,9 @@ impl Ctx {
     /// Pre: none. Post: `p` holds under the facts and the guards when this returns `Ok`.
     /// Example: `require(128 | M)` under `M % 64 == 0` records the guard `M % 128 == 0`.
     pub fn require(&mut self, p: Pred, op: &'static str) -> Result<(), SymError> {
-        match self.decide_fast(&p)? {
+        let d = self.decide_fast(&p)?;
+        self.note(b'd', d);
+        match d {
             Some(true) => Ok(()),
             Some(false) => Err(SymError::Refuted {
                 op,

@@ -199,7 +199,7 @@ fn coalesce_leaves_x(
     let count = leaves.len();
     for (i, (s, d)) in leaves.into_iter().enumerate() {
         let last = extend && i + 1 == count;
-        let known_not1 = match ctx.decide_fast(&Pred::eq(s.clone(), c(1)))? {
+        let known_not1 = match ctx.peek(&Pred::eq(s.clone(), c(1)))? {
             Some(true) if last => {
                 if let Some((ls, ld, _)) = out.last_mut() {
                     let span = ls.mul(ld)?;
@@ -310,7 +310,7 @@ fn compose_leaf(
     let (mut rs, mut rd) = (s.clone(), d.clone());
     let n = ax.len();
     for (i, (cs, cd)) in ax[..n - 1].iter().enumerate() {
-        if rs.as_const() == Some(1) {
+        if ctx.test(b'o', rs.as_const() == Some(1)) {
             break;
         }
         let (q, next_rd) = if ctx.branch(Pred::divides(rd.clone(), cs.clone()), true, OP)? {
@@ -329,7 +329,7 @@ fn compose_leaf(
             out.push((new.clone(), rd.mul(cd)?));
             pieces.push((i, rd.clone(), new.clone()));
         }
-        if new == rs {
+        if ctx.test(b's', new == rs) {
             rs = c(1);
         } else {
             ctx.require(Pred::divides(new.clone(), rs.clone()), OP)?;
