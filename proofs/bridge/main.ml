@@ -628,6 +628,106 @@ let ctx_request tokens =
       | [] -> failwith "G: missing steps")
   | [] -> failwith "G: missing count"
 
+(* "O OP TREE_A ARG k K1 V1 .. Kk Vk": the symbolic operations of SymbolicOps.v run by the
+   extracted [srun] with Rust's decisions replayed.  OP is "c" (scomposition A B, ARG a
+   tree), "m" (scomplement A M, ARG an expression) or "d" (sdivide A B).  A tree is
+   "L S D" or "T n TREE1 .. TREEn"; an expression is prefix: "c N", "v I" (name K, M, N),
+   "+ a b", "- a b", "* a b", "/ a b" (floor_div), "^ a b" (ceil_div).  The trace is Rust's
+   decisions in order, each KIND VALUE with VALUE 1, 0 or "-": kind "d" answers [srun]'s
+   oracle (branches and obligations), "t" [htyp], "p" [hpeek], "o" [hone], "s" [hsame]; each
+   kind is a queue of its own.  Answers "E" (a refuted obligation), "X why" (a queue
+   exhausted or left over), or "R;PROFILE;n;S1;D1;..;Sn;Dn;g;REL;LHS;RHS;.." with the
+   result's leaves and the guards printed infix (Rust re-parses them). *)
+let sops_request tokens =
+  let names = [| "K"; "M"; "N" |] in
+  let rec expr = function
+    | "c" :: n :: r -> (SC (z_of_int (int_of_string n)), r)
+    | "v" :: n :: r -> (SV (nat_of_int (int_of_string n)), r)
+    | op :: r ->
+        let a, r = expr r in
+        let b, r = expr r in
+        ((match op with
+          | "+" -> SAdd (a, b) | "-" -> SSub (a, b) | "*" -> SMul (a, b)
+          | "/" -> SFloor (a, b) | "^" -> SCeil (a, b)
+          | _ -> failwith "O: bad expression"), r)
+    | [] -> failwith "O: missing expression" in
+  let rec tree = function
+    | "L" :: r ->
+        let s, r = expr r in
+        let d, r = expr r in
+        (SLeaf (s, d), r)
+    | "T" :: n :: r ->
+        let ms, r = take (int_of_string n) tree r in
+        (STuple (coq_of_list ms), r)
+    | _ -> failwith "O: bad tree" in
+  let rec show_e = function
+    | SC c -> let v = int_of_z c in if v < 0 then "(0-" ^ string_of_int (- v) ^ ")" else string_of_int v
+    | SV n -> names.(int_of_nat n)
+    | SAdd (a, b) -> "(" ^ show_e a ^ "+" ^ show_e b ^ ")"
+    | SSub (a, b) -> "(" ^ show_e a ^ "-" ^ show_e b ^ ")"
+    | SMul (a, b) -> "(" ^ show_e a ^ "*" ^ show_e b ^ ")"
+    | SFloor (a, b) -> "(" ^ show_e a ^ "/" ^ show_e b ^ ")"
+    | SCeil (a, b) -> "ceil_div(" ^ show_e a ^ "," ^ show_e b ^ ")" in
+  let rec profile = function
+    | SLeaf _ -> "L"
+    | STuple ms -> "(" ^ String.concat "," (List.map profile (list_of_coq ms)) ^ ")" in
+  let rec leaves = function
+    | SLeaf (s, d) -> [show_e s; show_e d]
+    | STuple ms -> List.concat_map leaves (list_of_coq ms) in
+  let rel_code = function RGe -> "0" | REq -> "1" | RNe -> "2" | RDv -> "3" | RNDv -> "4" in
+  match tokens with
+  | op :: rest -> (
+      let a, rest = tree rest in
+      let arg, rest =
+        match op with
+        | "m" -> let m, r = expr rest in (`E m, r)
+        | "c" | "d" -> let b, r = tree rest in (`T b, r)
+        | _ -> failwith "O: bad operation" in
+      let queues = Hashtbl.create 5 in
+      (match rest with
+       | k :: r ->
+           let steps, r = take (int_of_string k) (function
+               | kind :: v :: r -> ((kind, v), r)
+               | _ -> failwith "O: bad step") r in
+           if r <> [] then failwith "O: trailing tokens";
+           List.iter (fun (kind, v) ->
+               let q = try Hashtbl.find queues kind with Not_found ->
+                 let q = Queue.create () in Hashtbl.add queues kind q; q in
+               Queue.add v q) steps
+       | [] -> failwith "O: missing trace");
+      let exhausted = ref "" in
+      let pop kind =
+        match Hashtbl.find_opt queues kind with
+        | Some q when not (Queue.is_empty q) -> Queue.pop q
+        | _ -> exhausted := kind; "-" in
+      let obool kind = match pop kind with "1" -> Some True | "0" -> Some False | _ -> None in
+      let bool kind = match pop kind with "1" -> True | _ -> False in
+      let h = { hpeek = (fun _ -> obool "p"); htyp = (fun _ -> bool "t");
+                hone = (fun _ -> bool "o"); hsame = (fun _ _ -> bool "s") } in
+      let c =
+        match op, arg with
+        | "c", `T b -> scomposition h a b
+        | "d", `T b -> sdivide h a b
+        | "m", `E m -> scomplement h a m
+        | _ -> failwith "O: bad argument" in
+      let res = srun (fun _ _ -> obool "d") snegate Nil c in
+      let left = Hashtbl.fold (fun k q acc -> if Queue.is_empty q then acc else k :: acc) queues [] in
+      (* A refuted obligation ends the run; the continuation of a [GRequire] is built
+         (OCaml is strict) before its obligation is decided, so its hooks may have run
+         past the end of Rust's trace: only a completed run must use the trace exactly. *)
+      match res with
+      | None -> "E"
+      | Some _ when !exhausted <> "" -> "X exhausted " ^ !exhausted
+      | Some _ when left <> [] -> "X left " ^ String.concat "," (List.sort compare left)
+      | Some (Pair (t, gs)) ->
+            let ls = leaves t in
+            let gs = list_of_coq gs in
+            String.concat ";"
+              (["R"; profile t; string_of_int (List.length ls / 2)] @ ls
+               @ [string_of_int (List.length gs)]
+               @ List.concat_map (fun g -> [rel_code g.srel; show_e g.slhs; show_e g.srhs]) gs))
+  | [] -> failwith "O: missing operation"
+
 let answer line =
   match String.split_on_char ' ' (String.trim line) with
   | "c" :: ints ->
@@ -665,6 +765,7 @@ let answer line =
   | "C" :: tokens -> compose_request tokens
   | "P" :: tokens -> facts_request tokens
   | "G" :: tokens -> ctx_request tokens
+  | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
   | "N" :: tokens -> normalize_request tokens
   | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->

@@ -23,7 +23,10 @@
 # guards strengthen, a `!=` guard's new lower bound), two of CheckCover.v (the multicast
 # box test's remainder, the K test's atom layout) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
-# order, the IR's resize extent, propagate's merge div/mod and resize sign); then two
+# order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
+# symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
+# tail, compose_node's no-carry check, coalesce_leaves_x's closing obligations,
+# complement's sort side and rest mode, logical_divide's tiler order); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  The texts are the extracted code's: extraction renames a local
@@ -59,7 +62,7 @@ tp = "terms_and_propagate"
 cc = "check_cover"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " symbolic_ops"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -221,6 +224,28 @@ mutants = [
      "     | False -> decide_static f p)", "ctx_guards"),
     ("ctx: a != guard at the lower bound raises it to the value itself",
      "Some (Pair (n0, (KLo (Z.add v (Zpos XH)))))", "Some (Pair (n0, (KLo v)))", "ctx_guards"),
+    ("symbolic ops: compose_leaf keeps the rest extent past a digit",
+     "(cwalk h init' (S i) (SFloor (rs, nw)) nrd out' pcs')",
+     "(cwalk h init' (S i) rs nrd out' pcs')", "symbolic_ops"),
+    ("symbolic ops: a piece's stride without the digit's stride",
+     "| False -> app out (Cons ((Pair (nw, (SMul (rd, cd)))), Nil))",
+     "| False -> app out (Cons ((Pair (nw, rd)), Nil))", "symbolic_ops"),
+    ("symbolic ops: compose_leaf drops the tail when rs = 1 is refuted",
+     "| False -> GRet (Pair ((app out (Cons (tail, Nil))), pcs))",
+     "| False -> GRet (Pair (out, pcs))", "symbolic_ops"),
+    ("symbolic ops: compose_node without the no-carry check",
+     "(match Nat.ltb (length here) (S (S O)) with", "(match True with", "symbolic_ops"),
+    ("symbolic ops: coalesce_leaves_x's closing s != 1 obligations dropped",
+     "     | True -> gbind (coal_req out) (fun _ -> GRet res)",
+     "     | True -> GRet res", "symbolic_ops"),
+    ("symbolic ops: complement's sort takes the true side when undecided",
+     "  GBranch (q, (h.htyp q), (fun b ->", "  GBranch (q, True, (fun b ->", "symbolic_ops"),
+    ("symbolic ops: complement's rest mode rounds down",
+     "| Nil -> GRet (Cons ((Pair ((SCeil (m, cur)), cur)), Nil))",
+     "| Nil -> GRet (Cons ((Pair ((SFloor (m, cur)), cur)), Nil))", "symbolic_ops"),
+    ("symbolic ops: logical_divide composes with (complement, B)",
+     "(STuple (Cons (b, (Cons (comp, Nil)))))", "(STuple (Cons (comp, (Cons (b, Nil)))))",
+     "symbolic_ops"),
     ("check: the multicast box test ignores the rows left over from the slices",
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",

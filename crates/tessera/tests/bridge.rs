@@ -52,6 +52,8 @@ mod bridge_check;
 mod bridge_check_cover;
 #[path = "bridge/symbolic.rs"]
 mod symbolic;
+#[path = "bridge/symbolic_ops.rs"]
+mod symbolic_ops;
 
 /// Cases per operation.
 const CASES: usize = 100_000;

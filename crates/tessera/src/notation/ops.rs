@@ -113,6 +113,60 @@ pub enum Face {
     NotLayout,
 }
 
+/// What one argument of an operation over runtime extents is (`tessera eval --symbolic`,
+/// [`crate::symbolic`]): its kind, and whether its names are extents (`>= 1`) or indices
+/// (`>= 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymKind {
+    /// A layout over extents (first, also a swizzled layout `Sw<B,M,S> o off o L`).
+    Layout,
+    /// A tiler: a layout, an expression, `_` or a tuple of them.
+    Tiler,
+    /// An extent: an expression `>= 1` (a cotarget).
+    Extent,
+    /// An index: an expression `>= 0` (a thread index, a point of the domain).
+    Index,
+    /// A shape: an extent or a tuple of extents.
+    Shape,
+    /// A coordinate: an index or a tuple of indices.
+    Coord,
+    /// A coordinate of indices and `_`.
+    SliceCoord,
+}
+
+impl SymKind {
+    /// The kind as the reference names it.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            SymKind::Layout => "layout",
+            SymKind::Tiler => "tiler",
+            SymKind::Extent => "extent",
+            SymKind::Index => "index",
+            SymKind::Shape => "shape",
+            SymKind::Coord => "coordinate",
+            SymKind::SliceCoord => "slice coordinate",
+        }
+    }
+}
+
+/// The operation's form over runtime extents: its arguments there (the symbolic language's
+/// own: `crd2idx(c, L)` takes a layout where the integer row takes a shape and a stride).
+#[derive(Clone, Copy, Debug)]
+pub struct Symbolic {
+    /// The argument kinds, in order.
+    pub args: &'static [SymKind],
+    /// How many are required (the others are optional, last).
+    pub required: usize,
+}
+
+/// The symbolic form taking every one of `args`.
+const fn sym(args: &'static [SymKind]) -> Option<Symbolic> {
+    Some(Symbolic {
+        args,
+        required: args.len(),
+    })
+}
+
 /// One operation of the expression language.
 pub struct Op {
     /// Its name, as called: `complement`.
@@ -134,6 +188,10 @@ pub struct Op {
     /// The catalogue codes of the obligations it can fail (`docs/errors.md`), besides the
     /// front end's own (`arity`, `type`, `unknown_function`, `overflow`).
     pub codes: &'static [&'static str],
+    /// Its form over runtime extents (`tessera eval --symbolic`, batch `"assume"`, Python
+    /// `SymLayout`; evaluated by [`crate::symbolic::call`]): `None` where there is none. Where
+    /// the row lifts to the inner layout ([`Lift::Inner`]), so does the symbolic form.
+    pub symbolic: Option<Symbolic>,
 }
 
 /// The arguments of one call, with typed accessors whose failures are the language's type errors.
@@ -578,6 +636,7 @@ macro_rules! by_tiler {
             ragged: $ragged,
             pycute: Face::Argument,
             codes: $codes,
+            symbolic: sym(&[SymKind::Layout, SymKind::Tiler]),
         }
     };
 }
@@ -595,6 +654,7 @@ macro_rules! ragged_divide {
             ragged: RaggedForm::No,
             pycute: Face::NotLayout,
             codes: DIVIDE_CODES,
+            symbolic: sym(&[SymKind::Layout, SymKind::Tiler]),
         }
     };
 }
@@ -634,6 +694,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["inadmissible_composition", "rank_mismatch", "too_large"],
+        symbolic: sym(&[SymKind::Layout, SymKind::Layout]),
     },
     Op {
         name: "complement",
@@ -653,6 +714,10 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Complement,
         codes: COMPLEMENT_CODES,
+        symbolic: Some(Symbolic {
+            args: &[SymKind::Layout, SymKind::Extent],
+            required: 1,
+        }),
     },
     Op {
         name: "complement_exact",
@@ -670,6 +735,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: COMPLEMENT_CODES,
+        symbolic: None,
     },
     Op {
         name: "complement1",
@@ -681,6 +747,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
         codes: &["divisibility", "non_positive_shape", "proof_mismatch"],
+        symbolic: None,
     },
     Op {
         name: "coalesce",
@@ -695,6 +762,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch"],
+        symbolic: sym(&[SymKind::Layout]),
     },
     Op {
         name: "coalesce_trace",
@@ -706,6 +774,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "filter",
@@ -720,6 +789,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch"],
+        symbolic: None,
     },
     Op {
         name: "divides",
@@ -733,6 +803,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["divisibility"],
+        symbolic: None,
     },
     Op {
         name: "right_inverse",
@@ -744,6 +815,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["too_large", "not_expressible"],
+        symbolic: sym(&[SymKind::Layout]),
     },
     Op {
         name: "left_inverse",
@@ -755,6 +827,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["not_expressible", "non_injective", "too_large"],
+        symbolic: sym(&[SymKind::Layout]),
     },
     by_tiler!(
         "logical_divide",
@@ -814,6 +887,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: PRODUCT_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Layout]),
     },
     Op {
         name: "raked_product",
@@ -825,6 +899,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: PRODUCT_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Layout]),
     },
     Op {
         name: "tile_to_shape",
@@ -836,6 +911,10 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["divisibility", "rank_mismatch"],
+        symbolic: Some(Symbolic {
+            args: &[SymKind::Layout, SymKind::Shape, SymKind::Coord],
+            required: 2,
+        }),
     },
     Op {
         name: "make_layout",
@@ -847,6 +926,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch", "not_congruent", "non_positive_shape"],
+        symbolic: None,
     },
     Op {
         name: "make_ordered_layout",
@@ -858,6 +938,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
         codes: &["rank_mismatch", "non_injective"],
+        symbolic: None,
     },
     Op {
         name: "upcast",
@@ -869,6 +950,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["divisibility", "no_unit_stride", "non_positive_shape", "not_expressible"],
+        symbolic: None,
     },
     Op {
         name: "downcast",
@@ -880,6 +962,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["divisibility", "no_unit_stride", "non_positive_shape", "not_expressible"],
+        symbolic: None,
     },
     Op {
         name: "recast_layout",
@@ -901,6 +984,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["divisibility", "no_unit_stride", "non_positive_shape", "not_expressible"],
+        symbolic: None,
     },
     Op {
         name: "nullspace",
@@ -912,6 +996,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "max_common_layout",
@@ -923,6 +1008,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["non_injective", "too_large"],
+        symbolic: None,
     },
     Op {
         name: "max_common_vector",
@@ -936,6 +1022,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["non_injective", "too_large"],
+        symbolic: None,
     },
     Op {
         name: "size",
@@ -947,6 +1034,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &[],
+        symbolic: sym(&[SymKind::Layout]),
     },
     Op {
         name: "cosize",
@@ -958,6 +1046,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["too_large", "rank_mismatch"],
+        symbolic: sym(&[SymKind::Layout]),
     },
     Op {
         name: "rank",
@@ -969,6 +1058,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "depth",
@@ -980,6 +1070,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "shape",
@@ -991,6 +1082,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "stride",
@@ -1002,6 +1094,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["not_expressible"],
+        symbolic: None,
     },
     Op {
         name: "flatten",
@@ -1013,6 +1106,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &[],
+        symbolic: None,
     },
     Op {
         name: "get",
@@ -1024,6 +1118,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch"],
+        symbolic: None,
     },
     Op {
         name: "idx2crd",
@@ -1035,6 +1130,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["out_of_domain"],
+        symbolic: sym(&[SymKind::Index, SymKind::Shape]),
     },
     Op {
         name: "crd2idx",
@@ -1050,6 +1146,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["rank_mismatch", "out_of_domain"],
+        symbolic: sym(&[SymKind::Coord, SymKind::Layout]),
     },
     Op {
         name: "slice",
@@ -1073,6 +1170,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Argument,
         codes: &["rank_mismatch", "out_of_domain"],
+        symbolic: sym(&[SymKind::SliceCoord, SymKind::Layout]),
     },
     Op {
         name: "local_tile",
@@ -1084,6 +1182,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::LocalTile,
         pycute: Face::NotLayout,
         codes: DIVIDE_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Tiler, SymKind::Coord]),
     },
     Op {
         name: "local_partition",
@@ -1095,6 +1194,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::LocalPartition,
         pycute: Face::NotLayout,
         codes: DIVIDE_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Layout, SymKind::Index]),
     },
     ragged_divide!(
         "ragged_logical_divide",
@@ -1116,6 +1216,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: DIVIDE_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Tiler, SymKind::Coord]),
     },
     Op {
         name: "ragged_local_partition",
@@ -1127,6 +1228,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: DIVIDE_CODES,
+        symbolic: sym(&[SymKind::Layout, SymKind::Layout, SymKind::Index]),
     },
     Op {
         name: "eval",
@@ -1138,6 +1240,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::NotLayout,
         codes: &["out_of_domain", "rank_mismatch"],
+        symbolic: sym(&[SymKind::Layout, SymKind::Index]),
     },
     Op {
         name: "make_swizzle",
@@ -1149,6 +1252,7 @@ const ROWS: &[Op] = &[
         ragged: RaggedForm::No,
         pycute: Face::Tessera,
         codes: &["not_expressible"],
+        symbolic: None,
     },
 ];
 
@@ -1161,9 +1265,11 @@ pub fn markdown() -> String {
          `tessera.eval`, and one Python function each), generated from the registry \
          `tessera::notation::ops::OPS` (regenerate: `TESSERA_BLESS=1 cargo test -p tessera --lib \
          notation::ops`). Codes are the obligations each can fail (`tessera explain CODE`, \
-         [errors.md](errors.md)); every call can also fail `arity`, `type_error` and `overflow`.\n\n\
-         | operation | swizzled / composed | ragged form | pycute face | codes |\n\
-         |---|---|---|---|---|\n",
+         [errors.md](errors.md)); every call can also fail `arity`, `type_error` and `overflow`. *Runtime extents* lists \
+         the arguments of the operation's form over names (`tessera eval --symbolic`, \
+         [symbolic.md](symbolic.md); `?` optional).\n\n\
+         | operation | swizzled / composed | ragged form | pycute face | runtime extents | codes |\n\
+         |---|---|---|---|---|---|\n",
     );
     for op in OPS {
         let lift = match op.lift {
@@ -1189,8 +1295,19 @@ pub fn markdown() -> String {
             .map(|c| format!("`{c}`"))
             .collect::<Vec<_>>()
             .join(", ");
+        let symbolic = op.symbolic.map_or(String::new(), |y| {
+            y.args
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let opt = if i >= y.required { "?" } else { "" };
+                    format!("{}{opt}", k.describe())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
         s.push_str(&format!(
-            "| `{}` | {lift} | {ragged} | {face} | {codes} |\n",
+            "| `{}` | {lift} | {ragged} | {face} | {symbolic} | {codes} |\n",
             op.help.replace('|', "\\|")
         ));
     }

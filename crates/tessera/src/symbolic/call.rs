@@ -11,6 +11,7 @@ use super::swizzle::{self, SymComposed};
 use super::{Ctx, Guard, Sym, SymError};
 use crate::algebra::ragged::Arrangement;
 use crate::layout::value::Value;
+use crate::notation::ops::{self as ops_registry, SymKind};
 use std::fmt;
 
 /// A value of the symbolic language.
@@ -90,47 +91,13 @@ impl SymValue {
     }
 }
 
-/// The operations the symbolic language accepts, with their argument kinds
-/// (`L` layout, `T` tiler, `E` expression, `C` coordinate or shape, `S` slice coordinate
-/// with `_`, `L?`/`E?`/`C?` optional).
-pub const OPERATIONS: &[(&str, &str)] = &[
-    ("size", "L"),
-    ("cosize", "L"),
-    ("coalesce", "L"),
-    ("composition", "L,L"),
-    ("complement", "L,E?"),
-    ("logical_divide", "L,T"),
-    ("zipped_divide", "L,T"),
-    ("tiled_divide", "L,T"),
-    ("flat_divide", "L,T"),
-    ("logical_product", "L,T"),
-    ("zipped_product", "L,T"),
-    ("right_inverse", "L"),
-    ("left_inverse", "L"),
-    ("crd2idx", "C,L"),
-    ("idx2crd", "E,C"),
-    ("local_tile", "L,T,C"),
-    ("local_partition", "L,L,E"),
-    ("tiled_product", "L,T"),
-    ("flat_product", "L,T"),
-    ("blocked_product", "L,L"),
-    ("raked_product", "L,L"),
-    ("tile_to_shape", "L,C,C?"),
-    ("slice", "S,L"),
-    ("ragged_logical_divide", "L,T"),
-    ("ragged_zipped_divide", "L,T"),
-    ("ragged_tiled_divide", "L,T"),
-    ("ragged_flat_divide", "L,T"),
-    ("ragged_local_tile", "L,T,C"),
-    ("ragged_local_partition", "L,L,E"),
-    ("eval", "L,E"),
-];
-
 #[derive(Clone)]
 enum Arg {
     L(SymLayout),
     T(Tiler),
     E(Poly),
+    I(Poly),
+    X(Item),
     C(Item),
     S(SliceCrd),
     Z(SymComposed),
@@ -162,18 +129,13 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     let (op, args) = parse_call(text)?;
     let mut names = Vec::new();
     let mut coords = Vec::new();
-    let index_op = matches!(
-        op,
-        "idx2crd" | "local_partition" | "ragged_local_partition" | "eval"
-    );
     for a in &args {
         match a {
             Arg::L(l) => l.root.names(&mut names),
             Arg::T(t) => names_of_tiler(t, &mut names),
-            Arg::E(p) if index_op => p.names(&mut coords),
             Arg::E(p) => p.names(&mut names),
-            // A shape (tile_to_shape's target, idx2crd's shape) holds extents.
-            Arg::C(c) if matches!(op, "tile_to_shape" | "idx2crd") => names_of_item(c, &mut names),
+            Arg::I(p) => p.names(&mut coords),
+            Arg::X(c) => names_of_item(c, &mut names),
             Arg::C(c) => names_of_item(c, &mut coords),
             Arg::S(c) => c.names(&mut coords),
             Arg::Z(z) => {
@@ -196,6 +158,7 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
     let facts_for_tidy = facts.clone();
     let constant = names.is_empty();
     let split = split_cases(&facts, &mut |ctx: &mut Ctx| {
+        require_extents(ctx, &args)?;
         let v = apply(ctx, op, args.clone())?;
         tidy_value(&ctx.facts, v)
     });
@@ -214,6 +177,56 @@ pub fn eval<S: AsRef<str>>(text: &str, assume: &[S]) -> Result<Sym<SymValue>, Sy
         g.pred.rhs = facts_for_tidy.tidy(&g.pred.rhs)?;
     }
     Ok(out)
+}
+
+/// The obligation `e >= 1` of one extent (a shape leaf, a cotarget): the integer algebra
+/// refuses a shape 0 or below (`non_positive_shape`).
+fn require_extent(ctx: &mut Ctx, e: &Poly) -> Result<(), SymError> {
+    if e.as_const().is_some_and(|c| c >= 1) {
+        return Ok(());
+    }
+    ctx.require(Pred::ge(e.clone(), Poly::constant(1)), "shape")
+}
+
+fn require_node(ctx: &mut Ctx, n: &super::layout::Node) -> Result<(), SymError> {
+    match n {
+        super::layout::Node::Leaf(s, _) => require_extent(ctx, s),
+        super::layout::Node::Tuple(v) => v.iter().try_for_each(|m| require_node(ctx, m)),
+    }
+}
+
+fn require_tiler(ctx: &mut Ctx, t: &Tiler) -> Result<(), SymError> {
+    match t {
+        Tiler::Layout(l) => require_node(ctx, &l.root),
+        Tiler::Under => Ok(()),
+        Tiler::Tuple(v) => v.iter().try_for_each(|x| require_tiler(ctx, x)),
+    }
+}
+
+fn require_item(ctx: &mut Ctx, it: &Item) -> Result<(), SymError> {
+    match it {
+        Item::Expr(p) => require_extent(ctx, p),
+        Item::Tuple(v) => v.iter().try_for_each(|x| require_item(ctx, x)),
+    }
+}
+
+/// Every extent of a call's arguments is at least 1, as the integer algebra requires: the
+/// shapes of its layouts and tilers (a swizzled layout's inner layout), a target shape
+/// (`tile_to_shape`, `idx2crd`) and a cotarget (`complement`). Each is proved from the facts,
+/// or a guard (`M/2 >= 1`), or refuted (`M/2 >= 1` under `M == 1`): a case whose conditions
+/// make an input extent 0 answers nothing.
+fn require_extents(ctx: &mut Ctx, args: &[Arg]) -> Result<(), SymError> {
+    for a in args {
+        match a {
+            Arg::L(l) => require_node(ctx, &l.root)?,
+            Arg::Z(z) => require_node(ctx, &z.inner.root)?,
+            Arg::T(t) => require_tiler(ctx, t)?,
+            Arg::X(c) => require_item(ctx, c)?,
+            Arg::E(p) => require_extent(ctx, p)?,
+            Arg::C(_) | Arg::I(_) | Arg::S(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// A refusal of [`split_cases`] made right for the integer algebra. The symbolic operations
@@ -292,12 +305,18 @@ const SPLIT_BUDGET: usize = 256;
 /// guards `g1 … gk`, the parts `¬g1`, `g1 ∧ ¬g2`, …, `g1 ∧ … ∧ ¬gk` (each taken as guards, so
 /// they join the facts where they have a fact's shape). The first part that answers gives the
 /// result, with the part's conditions among its guards; when every part refuses, so does the
-/// whole.
+/// whole. A result whose guards hold for no size is no answer either: when they contradict each
+/// other (a guard refuted under the facts and the others), the path is empty and the other
+/// parts are explored in the same way; when only the bounded search failed to satisfy them, the
+/// other parts are explored first, and when none answers the call is
+/// [`SymError::Unsupported`] (`left_inverse((4*K,N):(N,4*K))` took the path
+/// `N != 1 && 4*K >= 4*K*N`, empty; the part `N == 1` answers).
 ///
 /// Pre: `f` is a computation whose refusals are right under the facts and the guards of its
-/// context. Post: a result exact under the facts and its guards; [`SymError::Refuted`] only
-/// when every part refused (its witness satisfies `facts`); a case split too large to explore
-/// ([`SPLIT_BUDGET`] re-runs) is [`SymError::Unsupported`], naming the part it refused.
+/// context. Post: a result exact under the facts and its guards, and some size satisfying
+/// them was found; [`SymError::Refuted`] only when every part refused or was proved empty (its
+/// witness satisfies `facts`); a case split too large to explore ([`SPLIT_BUDGET`] re-runs), or
+/// whose only answers have guards no size was found to satisfy, is [`SymError::Unsupported`].
 /// Example: `eval("left_inverse((16,M):(M,M))", &[])` is `16:1` with the guard `M == 1`.
 pub fn split_cases<T>(
     facts: &Facts,
@@ -305,9 +324,26 @@ pub fn split_cases<T>(
 ) -> Result<Sym<T>, SymError> {
     let mut budget = SPLIT_BUDGET;
     let mut fallback = None;
-    let r = split_part(facts, &[], f, &mut budget, &mut fallback);
+    let mut first = None;
+    let mut r = split_part(facts, &[], f, &mut budget, &mut fallback, &mut first);
     if let (Err(SymError::Refuted { .. }), Some(answer)) = (&r, fallback) {
-        return Ok(answer);
+        // Every part refused, or answered with guards no size was found to satisfy: an answer
+        // that may hold for no size is not claimed.
+        let g = answer.guards;
+        return Err(SymError::Unsupported {
+            op: g.last().map_or("eval", |x| x.op),
+            what: format!(
+                "the answer holds only where {} hold, and no size the search tried satisfies                  them all (the decision procedure cannot refute them either); every other case                  refuses",
+                g.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" && ")
+            ),
+        });
+    }
+    if let (Err(SymError::Refuted { .. }), Some(e)) = (&r, first) {
+        // The first obligation an operation refused (not a part found empty).
+        r = Err(e);
     }
     match r {
         Err(SymError::Refuted { op, obligation, .. }) if budget == 0 => {
@@ -362,31 +398,78 @@ fn unit_product(p: Pred) -> Result<Vec<Pred>, SymError> {
         .collect())
 }
 
-/// Whether the bounded search finds an assignment satisfying the facts and the guards.
-fn satisfiable(facts: &Facts, guards: &[Guard]) -> Result<bool, SymError> {
+/// What is known of the sizes where a result's guards all hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feasibility {
+    /// The bounded search found one (satisfying the facts too).
+    Witnessed,
+    /// None: a guard is refuted under the facts strengthened by the other guards.
+    Contradictory,
+    /// The search found none, and no contradiction was proved.
+    Unknown,
+}
+
+/// Whether some size allowed by the facts satisfies every guard: the facts are strengthened by
+/// the guards that have a fact's shape, each guard is decided under them (refuted: the guards
+/// contradict each other), then a bounded search looks for an assignment of the strengthened
+/// facts on which every guard holds.
+fn feasibility(facts: &Facts, guards: &[Guard]) -> Feasibility {
+    if guards.is_empty() {
+        // The facts are consistent (`Facts::parse` refuses contradictions).
+        return Feasibility::Witnessed;
+    }
+    let mut f = facts.clone();
+    for g in guards {
+        f.strengthen(&g.pred);
+    }
+    // A strengthening that would contradict the base is not made, so a guard refuted here is
+    // refuted by the facts and other guards (a guard added as a fact is proved, not refuted).
+    if guards
+        .iter()
+        .any(|g| matches!(f.decide_quick(&g.pred), Ok(Some(false))))
+    {
+        return Feasibility::Contradictory;
+    }
     let mut names = Vec::new();
     for g in guards {
         g.pred.lhs.names(&mut names);
         g.pred.rhs.names(&mut names);
     }
-    let found = facts.witness_over(&names, &|env| {
+    let all = |env: &Assignment| -> Result<bool, SymError> {
         for g in guards {
             if !g.pred.holds(env)? {
                 return Ok(false);
             }
         }
         Ok(true)
-    })?;
-    Ok(found.is_some())
+    };
+    // The quick search first (it finds most), then the wide one.
+    match f.witness_over(&names, &all) {
+        Ok(Some(_)) => return Feasibility::Witnessed,
+        Err(_) => return Feasibility::Unknown,
+        Ok(None) => {}
+    }
+    match f.witness_wide(&names, &all) {
+        Ok(Some(_)) => Feasibility::Witnessed,
+        _ => Feasibility::Unknown,
+    }
 }
 
 /// One part of [`split_cases`]: the computation under `facts` and the conditions `pre`.
+///
+/// A result whose guards no size satisfies is not an answer: a contradiction proved
+/// ([`Feasibility::Contradictory`]) makes the path empty, and the other parts of its case split
+/// are explored as after a refusal; guards the bounded search cannot satisfy
+/// ([`Feasibility::Unknown`]) make the result the last resort (`fallback`): when no part
+/// answers with guards that hold somewhere, [`split_cases`] says so
+/// ([`SymError::Unsupported`]) rather than answer for possibly no size.
 fn split_part<T>(
     facts: &Facts,
     pre: &[Guard],
     f: &mut dyn FnMut(&mut Ctx) -> Result<T, SymError>,
     budget: &mut usize,
     fallback: &mut Option<Sym<T>>,
+    first_refusal: &mut Option<SymError>,
 ) -> Result<Sym<T>, SymError> {
     let mut ctx = Ctx::new(facts.clone());
     for g in pre {
@@ -400,7 +483,18 @@ fn split_part<T>(
         }
         ctx.push(g.pred.clone(), g.op);
     }
-    let refusal = match f(&mut ctx) {
+    // A part whose conditions contradict each other (one refuted under the facts they made):
+    // empty too.
+    for g in pre {
+        if ctx.facts.decide_quick(&g.pred)? == Some(false) {
+            return Err(SymError::Refuted {
+                op: g.op,
+                obligation: g.pred.to_string(),
+                witness: Default::default(),
+            });
+        }
+    }
+    let (refusal, path_guards, vacuous) = match f(&mut ctx) {
         Ok(v) => {
             // One guard per condition as printed (a part's condition may be pushed in two
             // equivalent forms).
@@ -412,29 +506,49 @@ fn split_part<T>(
                 seen.push(t);
                 new
             });
-            if pre.is_empty() || satisfiable(facts, &out.guards)? {
+            let verdict = feasibility(facts, &out.guards);
+            if verdict == Feasibility::Witnessed {
                 return Ok(out);
             }
-            // No size found where the part's guards hold: keep looking for a part that
-            // answers for some size, and keep this answer (never wrong) as the last resort.
+            // No size found where the guards hold: look for a part that answers for some
+            // size; an answer not proved empty is kept (never wrong) as the last resort.
             let why = SymError::Refuted {
-                op: pre[pre.len() - 1].op,
-                obligation: "the guards of this part".into(),
+                op: out.guards[out.guards.len() - 1].op,
+                obligation: format!(
+                    "the conjunction of the guards {}",
+                    out.guards
+                        .iter()
+                        .map(|g| g.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" && ")
+                ),
                 witness: Default::default(),
             };
-            fallback.get_or_insert(out);
-            return Err(why);
+            let guards = out.guards.clone();
+            if verdict == Feasibility::Unknown {
+                fallback.get_or_insert(out);
+            }
+            (why, guards, true)
         }
-        Err(e @ SymError::Refuted { .. }) => e,
+        Err(e @ SymError::Refuted { .. }) => {
+            first_refusal.get_or_insert_with(|| e.clone());
+            (e, std::mem::take(&mut ctx.guards), false)
+        }
         Err(e) => return Err(e),
     };
-    let path: Vec<Guard> = ctx
-        .guards
-        .iter()
+    let path: Vec<Guard> = path_guards
+        .into_iter()
         .filter(|g| !pre.contains(g))
-        .cloned()
         .collect();
-    for i in 0..path.len() {
+    // After a refusal, the parts in order (`¬g1` first); after a result that holds nowhere, the
+    // part that keeps the longest prefix of its path first (the guards that made it empty come
+    // late on the path: `g1 ∧ … ∧ g(k-1) ∧ ¬gk` first).
+    let order: Vec<usize> = if vacuous {
+        (0..path.len()).rev().collect()
+    } else {
+        (0..path.len()).collect()
+    };
+    for i in order {
         if *budget == 0 {
             return Err(refusal);
         }
@@ -454,7 +568,7 @@ fn split_part<T>(
                 op: path[i].op,
             });
         }
-        match split_part(facts, &part, f, budget, fallback) {
+        match split_part(facts, &part, f, budget, fallback, first_refusal) {
             // A divisor zero for every size of the part: its inputs are not layouts there.
             Err(SymError::Refuted { .. }) | Err(SymError::DivisionByZero(_)) => continue,
             other => return other,
@@ -543,8 +657,8 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
         };
         return match (op, args.first()) {
             ("", None) => Ok(SymValue::Composed(Box::new(z))),
-            ("eval", Some(E(i))) => Ok(SymValue::Expr(swizzle::eval_composed(ctx, &z, i)?)),
-            (op, _) if swizzle::LIFTED.contains(&op) => {
+            ("eval", Some(I(i))) => Ok(SymValue::Expr(swizzle::eval_composed(ctx, &z, i)?)),
+            (op, _) if swizzle::lifted(op) => {
                 args.insert(0, L(z.inner.clone()));
                 match apply(ctx, op, args)? {
                     SymValue::Layout(inner) => {
@@ -603,7 +717,7 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
         ("right_inverse", Some(L(l)), None, None) => SymValue::Layout(ops::right_inverse(ctx, &l)?),
         ("left_inverse", Some(L(l)), None, None) => SymValue::Layout(ops::left_inverse(ctx, &l)?),
         ("crd2idx", Some(C(c)), Some(L(l)), None) => SymValue::Expr(ops::crd2idx(ctx, &c, &l)?),
-        ("idx2crd", Some(E(i)), Some(C(s)), None) => {
+        ("idx2crd", Some(I(i)), Some(X(s)), None) => {
             let shape = SymLayout::new(coord_shape(&s));
             SymValue::Coord(ops::idx2crd(ctx, &i, &shape.root)?)
         }
@@ -611,7 +725,7 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
             let (l, off) = ops::local_tile(ctx, &a, &t, &c)?;
             SymValue::Tuple(vec![SymValue::Layout(l), SymValue::Expr(off)])
         }
-        ("local_partition", Some(L(a)), Some(L(thr)), Some(E(i))) => {
+        ("local_partition", Some(L(a)), Some(L(thr)), Some(I(i))) => {
             let (l, off) = ops::local_partition(ctx, &a, &thr, &i)?;
             SymValue::Tuple(vec![SymValue::Layout(l), SymValue::Expr(off)])
         }
@@ -627,7 +741,7 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
         ("raked_product", Some(L(a)), Some(L(b)), None) => {
             SymValue::Layout(product::raked_product(ctx, &a, &b)?)
         }
-        ("tile_to_shape", Some(L(a)), Some(C(s)), o) => {
+        ("tile_to_shape", Some(L(a)), Some(X(s)), o) => {
             let o = match o {
                 Some(C(o)) => Some(o),
                 _ => None,
@@ -635,11 +749,11 @@ fn apply(ctx: &mut Ctx, op: &str, mut args: Vec<Arg>) -> Result<SymValue, SymErr
             SymValue::Layout(product::tile_to_shape(ctx, &a, &s, o.as_ref())?)
         }
         ("slice", Some(S(c)), Some(L(l)), None) => SymValue::Layout(product::slice(ctx, &c, &l)?),
-        ("eval", Some(L(l)), Some(E(i)), None) => SymValue::Expr(swizzle::eval_at(ctx, &l, &i)?),
+        ("eval", Some(L(l)), Some(I(i)), None) => SymValue::Expr(swizzle::eval_at(ctx, &l, &i)?),
         ("ragged_local_tile", Some(L(a)), Some(T(t)), Some(C(c))) => {
             SymValue::RaggedSlice(Box::new(ragged::ragged_local_tile(ctx, &a, &t, &c)?))
         }
-        ("ragged_local_partition", Some(L(a)), Some(L(thr)), Some(E(i))) => {
+        ("ragged_local_partition", Some(L(a)), Some(L(thr)), Some(I(i))) => {
             SymValue::RaggedSlice(Box::new(ragged::ragged_local_partition(ctx, &a, &thr, &i)?))
         }
         (name, Some(L(a)), Some(T(t)), None) if name.starts_with("ragged_") => {
@@ -670,11 +784,12 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
     let mut r = Reader::new(text);
     let save = r.pos;
     let name = r.ident();
-    let sig = name
+    // The operation's row in the registry, if it has a symbolic form.
+    let row = name
         .as_deref()
-        .and_then(|n| OPERATIONS.iter().find(|(o, _)| *o == n))
-        .copied();
-    let Some((op, sig)) = sig.filter(|_| r.peek() == Some(b'(')) else {
+        .and_then(ops_registry::lookup)
+        .and_then(|o| Some((o.name, o.symbolic?)));
+    let Some((op, sig)) = row.filter(|_| r.peek() == Some(b'(')) else {
         // A bare layout.
         r.pos = save;
         let l = if swizzle::at_swizzle(&mut r) {
@@ -688,23 +803,25 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
         return Ok(("", vec![l]));
     };
     r.expect(b'(')?;
-    let kinds: Vec<&str> = sig.split(',').collect();
     let mut args = Vec::new();
-    for (i, k) in kinds.iter().enumerate() {
+    for (i, k) in sig.args.iter().enumerate() {
         if i > 0 {
-            if k.ends_with('?') && r.peek() == Some(b')') {
+            if i >= sig.required && r.peek() == Some(b')') {
                 break;
             }
             r.expect(b',')?;
         }
-        args.push(match k.trim_end_matches('?') {
-            "L" if swizzle::at_swizzle(&mut r) => Arg::Z(swizzle::read_composed(&mut r)?),
-            "L" => Arg::L(read_layout(&mut r)?),
-            "T" => Arg::T(read_tiler(&mut r)?),
-            "E" => {
+        args.push(match k {
+            SymKind::Layout if swizzle::at_swizzle(&mut r) => {
+                Arg::Z(swizzle::read_composed(&mut r)?)
+            }
+            SymKind::Layout => Arg::L(read_layout(&mut r)?),
+            SymKind::Tiler => Arg::T(read_tiler(&mut r)?),
+            SymKind::Extent | SymKind::Index => {
                 let col = r.pos;
                 match r.item()? {
-                    Item::Expr(p) => Arg::E(p),
+                    Item::Expr(p) if *k == SymKind::Extent => Arg::E(p),
+                    Item::Expr(p) => Arg::I(p),
                     Item::Tuple(_) => {
                         return Err(SymError::Parse {
                             column: col + 1,
@@ -713,8 +830,9 @@ fn parse_call(text: &str) -> Result<(&'static str, Vec<Arg>), SymError> {
                     }
                 }
             }
-            "S" => Arg::S(read_slice_crd(&mut r)?),
-            _ => Arg::C(r.item()?),
+            SymKind::SliceCoord => Arg::S(read_slice_crd(&mut r)?),
+            SymKind::Shape => Arg::X(r.item()?),
+            SymKind::Coord => Arg::C(r.item()?),
         });
     }
     r.expect(b')')?;

@@ -1310,6 +1310,68 @@ impl Facts {
         Ok(None)
     }
 
+    /// [`Facts::witness_over`] over a wider grid: each quotient variable in `0..=64` and a few
+    /// large values, every combination when there are at most 4,096 of them, else a
+    /// deterministic sample of 4,096 (the search for a size satisfying a result's guards).
+    pub(crate) fn witness_wide(
+        &self,
+        extra: &[String],
+        ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,
+    ) -> Result<Option<Assignment>, SymError> {
+        let mut names: Vec<String> = self.b.free.keys().cloned().collect();
+        for e in extra {
+            let base = self.b.defs.get(e).map(|d| d.0.clone()).unwrap_or(e.clone());
+            if !names.contains(&base) {
+                names.push(base);
+            }
+        }
+        let cands: Vec<Vec<i64>> = names
+            .iter()
+            .map(|n| {
+                let ymax = self.info_or_default(n).ymax;
+                (0..=64)
+                    .chain([95, 127, 255, 1000, 1023])
+                    .filter(|s| ymax.is_none_or(|h| *s <= h))
+                    .collect()
+            })
+            .collect();
+        const LIMIT: usize = 4096;
+        let total = cands
+            .iter()
+            .try_fold(1usize, |acc, c| acc.checked_mul(c.len().max(1)))
+            .unwrap_or(usize::MAX);
+        let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+        for k in 0..total.min(LIMIT) {
+            let mut rest = k;
+            let ys: Vec<i64> = cands
+                .iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        return 0;
+                    }
+                    if total <= LIMIT {
+                        let v = c[rest % c.len()];
+                        rest /= c.len();
+                        v
+                    } else {
+                        s ^= s << 13;
+                        s ^= s >> 7;
+                        s ^= s << 17;
+                        c[(s % c.len() as u64) as usize]
+                    }
+                })
+                .collect();
+            if let Some(env) = self.assignment(&names, &ys) {
+                match ok(&env) {
+                    Ok(true) => return Ok(Some(env)),
+                    Ok(false) | Err(SymError::Overflow(_)) | Err(SymError::DivisionByZero(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(None)
+    }
+
     fn witness(
         &self,
         ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,

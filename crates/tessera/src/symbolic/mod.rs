@@ -177,6 +177,13 @@ pub struct Ctx {
     /// Quotient atoms rewritten by the decisions so far (under the facts they were rewritten
     /// under: forgotten when `facts` changes).
     memo: facts::AtomMemo,
+    /// Off unless set (`Some(vec![])`): every decision of the run, for the bridge to
+    /// `proofs/SymbolicOps.v`, as `(kind, answer)`: `b'd'` a `branch`/`require` decision
+    /// (`None`: undecided), `b't'` `branch_typical`'s preferred side (`None` when decided),
+    /// `b'p'` a peek of `coalesce_leaves_x`, `b'o'` `as_const() == Some(1)` and `b's'` a
+    /// polynomial equality of `compose_leaf`.
+    #[doc(hidden)]
+    pub trace: Option<Vec<(u8, Option<bool>)>>,
 }
 
 impl Ctx {
@@ -188,7 +195,27 @@ impl Ctx {
             facts,
             guards: Vec::new(),
             memo: facts::AtomMemo::default(),
+            trace: None,
         }
+    }
+
+    fn note(&mut self, kind: u8, v: Option<bool>) {
+        if let Some(t) = &mut self.trace {
+            t.push((kind, v));
+        }
+    }
+
+    /// `decide_fast` with no guard recorded (traced as `b'p'`).
+    pub(crate) fn peek(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
+        let d = self.decide_fast(p)?;
+        self.note(b'p', d);
+        Ok(d)
+    }
+
+    /// A syntactic test of an operation, returned as is (traced as `kind`).
+    pub(crate) fn test(&mut self, kind: u8, b: bool) -> bool {
+        self.note(kind, Some(b));
+        b
     }
 
     pub(crate) fn decide_fast(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
@@ -213,6 +240,13 @@ impl Ctx {
         self.facts.decide_quick_memo(p, &mut self.memo)
     }
 
+    /// [`Ctx::peek`] on borrowed operands.
+    pub(crate) fn peek_ref(&mut self, p: PredRef<'_>) -> Result<Option<bool>, SymError> {
+        let d = self.decide_ref(p)?;
+        self.note(b'p', d);
+        Ok(d)
+    }
+
     fn push(&mut self, p: Pred, op: &'static str) {
         self.facts.strengthen(&p);
         if !self.guards.iter().any(|g| g.pred == p) {
@@ -226,7 +260,9 @@ impl Ctx {
     /// Pre: none. Post: the path taken is right for every assignment satisfying the facts and
     /// the guards. Example: `branch(M == 1, false)` records the guard `M != 1`.
     pub fn branch(&mut self, p: Pred, prefer: bool, op: &'static str) -> Result<bool, SymError> {
-        match self.decide_ref(p.as_ref())? {
+        let d = self.decide_ref(p.as_ref())?;
+        self.note(b'd', d);
+        match d {
             Some(b) => Ok(b),
             None => self.take(p, prefer, op),
         }
@@ -243,7 +279,9 @@ impl Ctx {
         op: &'static str,
     ) -> Result<bool, SymError> {
         let p = PredRef { rel, lhs, rhs };
-        match self.decide_ref(p)? {
+        let d = self.decide_ref(p)?;
+        self.note(b'd', d);
+        match d {
             Some(b) => Ok(b),
             None => self.take(p.to_pred(), prefer, op),
         }
@@ -274,6 +312,8 @@ impl Ctx {
     ) -> Result<bool, SymError> {
         let p = PredRef { rel, lhs, rhs };
         if let Some(b) = self.decide_ref(p)? {
+            self.note(b'd', Some(b));
+            self.note(b't', None);
             return Ok(b);
         }
         let p = p.to_pred();
@@ -282,7 +322,9 @@ impl Ctx {
         p.rhs.names(&mut names);
         let env = self.facts.typical(&names);
         let prefer = p.holds(&env).unwrap_or(true);
+        self.note(b't', Some(prefer));
         // Undecided (deciding again would answer the same): the preferred side, guarded.
+        self.note(b'd', None);
         self.take(p, prefer, op)
     }
 
@@ -292,7 +334,9 @@ impl Ctx {
     /// Pre: none. Post: `p` holds under the facts and the guards when this returns `Ok`.
     /// Example: `require(128 | M)` under `M % 64 == 0` records the guard `M % 128 == 0`.
     pub fn require(&mut self, p: Pred, op: &'static str) -> Result<(), SymError> {
-        match self.decide_ref(p.as_ref())? {
+        let d = self.decide_ref(p.as_ref())?;
+        self.note(b'd', d);
+        match d {
             Some(true) => Ok(()),
             Some(false) => self.refuted(p.as_ref(), op),
             None => {
@@ -312,7 +356,9 @@ impl Ctx {
         op: &'static str,
     ) -> Result<(), SymError> {
         let p = PredRef { rel, lhs, rhs };
-        match self.decide_ref(p)? {
+        let d = self.decide_ref(p)?;
+        self.note(b'd', d);
+        match d {
             Some(true) => Ok(()),
             Some(false) => self.refuted(p, op),
             None => {

@@ -209,7 +209,7 @@ fn coalesce_leaves_x(
     let count = leaves.len();
     for (i, (s, d)) in leaves.into_iter().enumerate() {
         let last = extend && i + 1 == count;
-        let known_not1 = match ctx.decide_ref(PredRef {
+        let known_not1 = match ctx.peek_ref(PredRef {
             rel: Rel::Eq,
             lhs: &s,
             rhs: &ONE,
@@ -333,7 +333,7 @@ fn compose_leaf(
     let (mut rs, mut rd) = (s.clone(), d.clone());
     let n = ax.len();
     for (i, (cs, cd)) in ax[..n - 1].iter().enumerate() {
-        if rs.as_const() == Some(1) {
+        if ctx.test(b'o', rs.as_const() == Some(1)) {
             break;
         }
         let (q, next_rd) = if ctx.branch_on(Rel::Divides, &rd, cs, true, OP)? {
@@ -352,7 +352,7 @@ fn compose_leaf(
             out.push((new.clone(), rd.mul(cd)?));
             pieces.push((i, rd.clone(), new.clone()));
         }
-        if new == rs {
+        if ctx.test(b's', new == rs) {
             rs = c(1);
         } else {
             ctx.require_on(Rel::Divides, &new, &rs, OP)?;
@@ -469,7 +469,9 @@ fn by_mode(
 
 fn divide_part(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
     if let (Node::Leaf(s, d), Node::Leaf(t, one)) = (a, &b.root) {
-        let compact_tile = one.as_const() == Some(1)
+        // (Not when the decisions are traced: the bridge replays the general path's.)
+        let compact_tile = ctx.trace.is_none()
+            && one.as_const() == Some(1)
             && t.as_const()
                 .is_some_and(|t| (2..=COMPACT_TILE_MAX).contains(&t));
         if compact_tile {

@@ -14,6 +14,7 @@ use super::ops::{c, size_node};
 use super::ragged::index_expr;
 use super::{Ctx, SymError};
 use crate::layout::{AnyLayout, Value};
+use crate::notation::ops::Lift;
 use std::fmt;
 
 /// `Sw<B,M,S> o off o L` with a symbolic offset and inner layout.
@@ -136,19 +137,13 @@ pub fn eval_composed(ctx: &mut Ctx, l: &SymComposed, i: &Poly) -> Result<Poly, S
         .swizzle(l.swizzle)
 }
 
-/// The operations lifted to a composed layout through its inner layout (as the integer
-/// registry's `Lift::Inner` rows).
-pub const LIFTED: &[&str] = &[
-    "coalesce",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-];
+/// Whether `op` is lifted to a composed layout through its inner layout: the registry rows
+/// with a symbolic form that lift to the inner layout ([`Lift::Inner`]), as the integer
+/// algebra does.
+///
+/// Pre: none. Post: `true` for `coalesce`, the divides and products, `tile_to_shape`.
+/// Example: `lifted("zipped_divide")` is `true`, `lifted("composition")` is `false`.
+pub fn lifted(op: &str) -> bool {
+    crate::notation::ops::lookup(op)
+        .is_some_and(|o| o.symbolic.is_some() && matches!(o.lift, Lift::Inner(_)))
+}

@@ -87,10 +87,11 @@ fn coalesce_merges_what_is_proved() {
 
 #[test]
 fn cutlass_3469_coalesce_of_a_dynamic_mode() {
-    // The DSL returns (16,?):(8,128) unchanged; 16*8 == 128 merges the modes.
+    // The DSL returns (16,?):(8,128) unchanged; 16*8 == 128 merges the modes. The extent
+    // N/128 is 0 for N < 128, where the integer algebra refuses the input: a guard.
     assert_eq!(
         show("coalesce((16,N/128):(8,128))", &[]),
-        ("16*(N/128):8".into(), vec![])
+        ("16*(N/128):8".into(), vec!["N/128 >= 1".into()])
     );
     assert_eq!(
         show("coalesce((16,N):(8,128))", &[]),
@@ -631,5 +632,126 @@ fn ragged_local_tile_and_partition_over_symbols() {
             .unwrap()
             .to_string()
             .starts_with("((3,2):(48,8),17) [6 points, 3 valid, 3 holes]")
+    );
+}
+
+/// Whether some assignment of `names` in `1..=64` satisfies the facts and every guard of `e`.
+fn guards_hold_somewhere(e: &str, f: &[&str], names: &[&str]) -> Option<BTreeMap<String, i64>> {
+    let s = eval(e, f).unwrap();
+    let facts = Facts::parse(f).unwrap();
+    let total = 64usize.pow(names.len() as u32);
+    (0..total).find_map(|k| {
+        let at: BTreeMap<String, i64> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.to_string(), 1 + ((k / 64usize.pow(i as u32)) % 64) as i64))
+            .collect();
+        (facts.satisfied_by(&at) && s.guards.iter().all(|g| g.pred.holds(&at).unwrap_or(false)))
+            .then_some(at)
+    })
+}
+
+#[test]
+fn a_result_whose_guards_never_hold_is_not_an_answer() {
+    // CuTe's path took `N != 1` and then `4*K >= 4*K*N` (so N <= 1): a result for no size.
+    // The case split moves on to the other parts; the one that answers is N == 1.
+    let (v, g) = show("left_inverse((4*K,N):(N,4*K))", &[]);
+    assert_eq!(v, "4*K:1");
+    assert!(g.contains(&"N == 1".to_string()), "{g:?}");
+    let at = guards_hold_somewhere("left_inverse((4*K,N):(N,4*K))", &[], &["K", "N"])
+        .expect("the guards hold for some size");
+    let (k, n) = (at["K"], at["N"]);
+    agrees(
+        "left_inverse((4*K,N):(N,4*K))",
+        &[],
+        &[("K", k), ("N", n)],
+        &format!("left_inverse(({},{n}):({n},{}))", 4 * k, 4 * k),
+    );
+    // For N >= 2 the integer algebra refuses (the strides overlap): with that fact, a refusal.
+    let e = eval("left_inverse((4*K,N):(N,4*K))", &["N >= 2"]).unwrap_err();
+    assert_eq!(e.code(), "refuted", "{e}");
+    assert!(tessera::notation::eval("left_inverse((8,2):(2,8))").is_err());
+    // A guard the decision procedure cannot refute but the search never satisfies
+    // (`ceil_div(N,2*N) != 1`: the rest mode of the complement is always 1): the part where it
+    // is false answers, for every N >= 2 (before: the answer held for no N).
+    for (e, names) in [
+        ("complement(N:2,N)", &["N"][..]),
+        ("complement((2*N,1):(2,1))", &["N"][..]),
+        ("composition((M/4,4):(4,1),2:3)", &["M"][..]),
+    ] {
+        assert!(
+            guards_hold_somewhere(e, &[], names).is_some(),
+            "{e}: {:?}",
+            show(e, &[])
+        );
+    }
+    assert_eq!(show("complement(N:2,N)", &[]).0, "2:1");
+    for n in 2..=8 {
+        agrees(
+            "complement(N:2,N)",
+            &[],
+            &[("N", n)],
+            &format!("complement({n}:2,{n})"),
+        );
+    }
+    // A result the search satisfies only off its quick grid (M = 24) stays the answer.
+    assert_eq!(show("composition((M/4,4):(4,1),2:3)", &[]).0, "2:12");
+    agrees(
+        "composition((M/4,4):(4,1),2:3)",
+        &[],
+        &[("M", 24)],
+        "composition((6,4):(4,1),2:3)",
+    );
+}
+
+#[test]
+fn an_extent_is_at_least_one() {
+    // The integer algebra refuses a shape 0 (`non_positive_shape`): M/2 is 0 at M = 1, so the
+    // answer carries the guard, and facts that force the 0 refuse.
+    assert!(tessera::notation::eval("size(0:1)").is_err());
+    assert_eq!(
+        show("size((M-1):1)", &[]),
+        ("M-1".to_string(), vec!["M >= 2".to_string()])
+    );
+    let (_, g) = show("logical_divide((M/2,4):(1,M/2),(2,2))", &[]);
+    assert_eq!(g, vec!["M/2 >= 1".to_string()]);
+    agrees(
+        "logical_divide((M/2,4):(1,M/2),(2,2))",
+        &[],
+        &[("M", 9)],
+        "logical_divide((4,4):(1,4),(2,2))",
+    );
+    for (e, facts) in [
+        ("logical_divide(M/2:1,2:1)", &["M == 1"][..]),
+        ("size((M-1):1)", &["M <= 1"][..]),
+        ("size(0:1)", &[][..]),
+        ("complement(4:1,M-4)", &["M <= 4"][..]),
+        ("tile_to_shape(2:1,(M/4,4))", &["M <= 3"][..]),
+    ] {
+        let err = eval(e, facts).unwrap_err();
+        assert_eq!(err.code(), "refuted", "{e} under {facts:?}: {err}");
+    }
+    // Proved from the facts: no guard.
+    assert_eq!(
+        show("size((M/2,4):(1,M/2))", &["M >= 2"]).1,
+        Vec::<String>::new()
+    );
+    // A cotarget, a target shape and idx2crd's shape are extents too; coordinates, indices and
+    // tile_to_shape's order are not.
+    assert_eq!(
+        show("complement(4:1,M-4)", &[]).1,
+        vec!["M >= 5".to_string()]
+    );
+    assert_eq!(
+        show("idx2crd(i,(M,N/2))", &[]).1,
+        vec!["N/2 >= 1".to_string()]
+    );
+    assert!(show("tile_to_shape(M:1,(16,K),(0,1))", &[])
+        .1
+        .iter()
+        .all(|g| !g.contains(">= 1") || g.contains('/')));
+    assert_eq!(
+        show("crd2idx((i,j),(M,N):(1,M))", &[]).1,
+        vec!["M > i".to_string(), "N > j".to_string()]
     );
 }

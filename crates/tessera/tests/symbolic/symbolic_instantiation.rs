@@ -566,6 +566,9 @@ struct Stats {
     cases_stronger: usize,
     refusal_probes: usize,
     wrong_refusals: usize,
+    /// Guarded results whose guards no probed assignment satisfies (with the facts).
+    vacuous: usize,
+    vacuous_examples: Vec<String>,
 }
 
 fn assignment(r: &mut Rng, f: &Facts, names: &[String]) -> BTreeMap<String, i64> {
@@ -576,6 +579,67 @@ fn assignment(r: &mut Rng, f: &Facts, names: &[String]) -> BTreeMap<String, i64>
         env.insert(n.clone(), x0 + m * y);
     }
     env
+}
+
+/// Whether some assignment of `M`, `N`, `K` satisfying the facts satisfies every guard. The
+/// guards that read as facts (`M >= 17`, `M % 48 == 0`) are added to the facts where they do
+/// not contradict them, then: the refusal probes of those facts (boundary values first), and
+/// every combination of the allowed values `x0 + m·y` of the names the guards use, `y` in
+/// `0..=64` and a few large ones (the other names at their smallest values).
+pub(crate) fn guards_satisfiable(
+    facts: &[String],
+    guards: &[tessera::symbolic::Guard],
+    r: &mut Rng,
+) -> bool {
+    let holds =
+        |env: &BTreeMap<String, i64>| guards.iter().all(|g| g.pred.holds(env).unwrap_or(false));
+    let mut strong = facts.to_vec();
+    for g in guards {
+        let mut t = strong.clone();
+        t.push(g.to_string());
+        if Facts::parse(&t).is_ok() {
+            strong = t;
+        }
+    }
+    let f = Facts::parse(&strong).unwrap();
+    let w = f.witness_any().unwrap_or_default();
+    if super::refusals::probes(&f, &w, r).iter().any(holds) {
+        return true;
+    }
+    let mut used = Vec::new();
+    for g in guards {
+        g.pred.lhs.names(&mut used);
+        g.pred.rhs.names(&mut used);
+    }
+    let ys: Vec<i64> = (0..=64)
+        .chain([95, 127, 255, 1000, 1023, 4095, 65535])
+        .collect();
+    let grid: Vec<Vec<i64>> = NAMES
+        .iter()
+        .map(|n| {
+            let (x0, m) = f.info(n).map_or((1, 1), |i| (i.x0, i.m));
+            if used.iter().any(|u| u == n) {
+                ys.iter().map(|y| x0 + m * y).collect()
+            } else {
+                vec![x0]
+            }
+        })
+        .collect();
+    for a in &grid[0] {
+        for b in &grid[1] {
+            for c in &grid[2] {
+                let env: BTreeMap<String, i64> = NAMES
+                    .iter()
+                    .zip([a, b, c])
+                    .map(|(n, v)| (n.to_string(), *v))
+                    .collect();
+                if f.satisfied_by(&env) && holds(&env) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 fn run(op: &str, n: usize, seed: u64) -> Stats {
@@ -671,7 +735,23 @@ fn run(op: &str, n: usize, seed: u64) -> Stats {
                 guard_false_disagree += 1;
             }
         }
-        let _ = guard_true_agree;
+        if !sym.guards.is_empty()
+            && guard_true_agree == 0
+            && !guards_satisfiable(&c.facts, &sym.guards, &mut probe_rng)
+        {
+            st.vacuous += 1;
+            st.vacuous_examples.push(format!(
+                "{} under {:?} = {} if [{}]",
+                c.text,
+                c.facts,
+                sym.value,
+                sym.guards
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if !sym.guards.is_empty() {
             st.cases_with_guards += 1;
             if guard_false_agree == 0 {
@@ -737,7 +817,7 @@ fn check(ops: &[&str]) {
     for op in ops {
         let st = run(op, n, seed);
         lines.push_str(&format!(
-            "| {op} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} |\n",
+            "| {op} | {} | {} | {} | {} / {} | {} / {} | {} / {} / {} | {} |\n",
             st.refused + st.unsupported,
             st.points,
             st.agree_under_guards,
@@ -747,15 +827,31 @@ fn check(ops: &[&str]) {
             st.cases_stronger,
             st.refused,
             st.refusal_probes,
-            st.wrong_refusals
+            st.wrong_refusals,
+            st.vacuous
         ));
+        if std::env::var("TESSERA_SHOW_VACUOUS").is_ok() {
+            for e in &st.vacuous_examples {
+                eprintln!("vacuous {op}: {e}");
+            }
+        }
         assert_eq!(st.cases, n);
+        // A result is an answer for some size: its guards hold somewhere (before the case
+        // split skipped empty paths, 262 compositions, 1,017 complements, ~800 per product
+        // were answers for no size).
+        assert!(
+            st.vacuous == 0,
+            "{op}: {} results whose guards no size satisfies, e.g. {}",
+            st.vacuous,
+            st.vacuous_examples[0]
+        );
         assert!(st.agree_under_guards > 0, "{op}: nothing checked");
     }
     // One block per test (the tests run in parallel): operation | cases refused | points |
     // agree under guards | guard broken: needed / not needed | cases with guards: exact on
     // sample / stronger | refused / probes where the integer algebra refuses too / wrong
-    // refusals (asserted none unless TESSERA_SHOW_WRONG_REFUSALS is set).
+    // refusals (asserted none unless TESSERA_SHOW_WRONG_REFUSALS is set) | guarded results with
+    // no probed size satisfying their guards.
     eprint!("{lines}");
 }
 
