@@ -205,13 +205,6 @@ impl Ctx {
         }
     }
 
-    /// `decide_fast` with no guard recorded (traced as `b'p'`).
-    pub(crate) fn peek(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
-        let d = self.decide_fast(p)?;
-        self.note(b'p', d);
-        Ok(d)
-    }
-
     /// A syntactic test of an operation, returned as is (traced as `kind`).
     pub(crate) fn test(&mut self, kind: u8, b: bool) -> bool {
         self.note(kind, Some(b));
@@ -240,7 +233,7 @@ impl Ctx {
         self.facts.decide_quick_memo(p, &mut self.memo)
     }
 
-    /// [`Ctx::peek`] on borrowed operands.
+    /// [`Ctx::decide_ref`] with no guard recorded (traced as `b'p'`).
     pub(crate) fn peek_ref(&mut self, p: PredRef<'_>) -> Result<Option<bool>, SymError> {
         let d = self.decide_ref(p)?;
         self.note(b'p', d);
