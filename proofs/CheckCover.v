@@ -38,7 +38,9 @@
     is; where it fails, slice [floor(tk / (k ak)) · k ak] (Rust's witness:
     the remainder's first slice) is consumed by nobody ([k_witness]). *)
 
-From Coq Require Import Arith Lia ZArith Bool.
+From Coq Require Import Arith Lia ZArith Bool List.
+From Coq Require FinFun.
+Import ListNotations.
 
 Open Scope Z_scope.
 
@@ -215,6 +217,100 @@ Corollary k_decision_iff : forall tk k ak, 1 <= tk -> 1 <= k -> 1 <= ak ->
   k_decision tk k ak = true <-> k_once tk k ak.
 Proof.
   intros. split; [apply k_decision_sound | apply k_decision_complete]; assumption.
+Qed.
+
+(** ** The pipeline's counts ([pipeline])
+
+    The checker states, for SM90, that each stage's full barrier expects
+    the A and B bytes of a stage and that its empty barrier expects
+    [(cluster M + cluster N - 1) x consumers] arrivals.  The first is the
+    count of the boxes' writes into a CTA's tile when the multicast test
+    holds ([box_writes]: [f * floor(ext / f) * tk = ext * tk] elements).
+    The second counts the CTAs whose consumers release a stage that CTA
+    [(x, y)]'s loads fill: its A slice is multicast along its cluster row,
+    its B slice along its column, so the CTAs [(i, j)] of the [cm x cn]
+    cluster with [i = x] or [j = y] ([cross_count]: [cm + cn - 1]). *)
+
+Theorem box_writes : forall ext f tk, 1 <= ext -> 1 <= f ->
+  box_decision ext f = true -> f * (ext / f) * tk = ext * tk.
+Proof.
+  intros ext f tk He Hf D. unfold box_decision in D.
+  apply andb_true_iff in D. destruct D as [D _]. apply andb_true_iff in D. destruct D as [_ Dm].
+  apply Z.eqb_eq in Dm. rewrite <- (Z_div_exact_full_2 ext f ltac:(lia) Dm). reflexivity.
+Qed.
+
+Definition cseq (n : Z) : list Z := map Z.of_nat (seq 0 (Z.to_nat n)).
+
+Definition cross_count (cm cn x y : Z) : Z :=
+  Z.of_nat (length (filter (fun p => (fst p =? x) || (snd p =? y))
+                      (list_prod (cseq cm) (cseq cn)))).
+
+Lemma cseq_nodup : forall n, NoDup (cseq n).
+Proof.
+  intros n. unfold cseq. apply FinFun.Injective_map_NoDup; [intros a b E; lia|apply seq_NoDup].
+Qed.
+
+Lemma cseq_In : forall n x, In x (cseq n) <-> 0 <= x < n.
+Proof.
+  intros n x. unfold cseq. rewrite in_map_iff. split.
+  - intros [i [<- Hi]]. apply in_seq in Hi. lia.
+  - intros H. exists (Z.to_nat x). split; [lia|]. apply in_seq. lia.
+Qed.
+
+Lemma count_one : forall l y, NoDup l -> In y l -> length (filter (fun j => j =? y) l) = 1%nat.
+Proof.
+  intros l y. induction l as [|a l IH]; intros N I; [destruct I|].
+  inversion N as [|? ? Na Nl]; subst. simpl.
+  destruct (Z.eqb_spec a y) as [->|Ne].
+  - simpl. f_equal. clear IH I N Nl. induction l as [|b l IHl]; [reflexivity|]. simpl.
+    destruct (Z.eqb_spec b y) as [->|Nb]; [exfalso; apply Na; left; reflexivity|].
+    apply IHl. intros H. apply Na. right. exact H.
+  - destruct I as [E|I]; [contradiction|]. apply IH; assumption.
+Qed.
+
+Lemma filter_all : forall (f : Z -> bool) l, (forall x, In x l -> f x = true) -> filter f l = l.
+Proof.
+  intros f l H. induction l as [|a l IH]; [reflexivity|]. simpl.
+  rewrite (H a (or_introl eq_refl)). f_equal. apply IH. intros; apply H; right; assumption.
+Qed.
+
+Lemma count_prod : forall (l1 l2 : list Z) (P : Z -> Z -> bool),
+  length (filter (fun p => P (fst p) (snd p)) (list_prod l1 l2)) =
+  fold_right (fun i acc => Nat.add (length (filter (P i) l2)) acc) O l1.
+Proof.
+  intros l1 l2 P. induction l1 as [|i l1 IH]; [reflexivity|]. simpl.
+  rewrite filter_app, app_length, IH. f_equal.
+  clear IH. induction l2 as [|j l2 IHl]; [reflexivity|]. simpl. destruct (P i j); simpl; lia.
+Qed.
+
+Theorem cross_count_eq : forall cm cn x y, 0 <= x < cm -> 0 <= y < cn ->
+  cross_count cm cn x y = cm + cn - 1.
+Proof.
+  intros cm cn x y Hx Hy. unfold cross_count.
+  rewrite (count_prod _ _ (fun i j => (i =? x) || (j =? y))).
+  assert (Row : forall i, length (filter (fun j => (i =? x) || (j =? y)) (cseq cn)) =
+                          if i =? x then Z.to_nat cn else 1%nat).
+  { intros i. destruct (Z.eqb_spec i x) as [->|N]; simpl.
+    - rewrite filter_all by (intros; rewrite ?Z.eqb_refl; reflexivity). unfold cseq. rewrite map_length, seq_length. reflexivity.
+    - apply count_one; [apply cseq_nodup|apply cseq_In; lia]. }
+  assert (Sum : forall l : list Z, NoDup l ->
+            Z.of_nat (fold_right (fun (i : Z) (acc : nat) =>
+              Nat.add (length (filter (fun j : Z => (i =? x) || (j =? y)) (cseq cn))) acc) O l) =
+            Z.of_nat (length l) + (if existsb (fun i => i =? x) l then cn - 1 else 0)).
+  { induction l as [|a l IH]; intros N; [reflexivity|]. inversion N as [|? ? Na Nl]; subst.
+    cbn [fold_right length existsb]. rewrite Nat2Z.inj_add, IH by exact Nl. rewrite Row.
+    rewrite Nat2Z.inj_succ.
+    destruct (Z.eqb_spec a x) as [->|Ne].
+    - assert (H : existsb (fun i => i =? x) l = false).
+      { apply Bool.not_true_is_false. intros E. apply existsb_exists in E.
+        destruct E as [i [Hi Ei]]. apply Z.eqb_eq in Ei. subst. contradiction. }
+      cbn [orb]. rewrite H, Z2Nat.id by lia. lia.
+    - cbn [orb].
+      destruct (existsb (fun i => i =? x) l); lia. }
+  rewrite Sum by apply cseq_nodup.
+  replace (existsb (fun i => i =? x) (cseq cm)) with true.
+  - unfold cseq. rewrite map_length, seq_length. lia.
+  - symmetry. apply existsb_exists. exists x. split; [apply cseq_In; lia|apply Z.eqb_refl].
 Qed.
 
 Close Scope Z_scope.

@@ -113,6 +113,11 @@
                              of the checker's coverage/multicast obligations (CheckCover.v)
      V tk k ak           ->  k_decision tk k ak ("1" or "0"), tile_mma's K test
                              (CheckCover.v)
+     W w n b1 .. bn      ->  "c bank": phase_cost (phase_words [b1; ..] w) (Banks.v): the
+                             wavefronts of a phase whose thread t touches w bytes from bt
+     Y tma mma           ->  "diff total": disagreement tma mma (Banks.v), the chunk count
+                             behind the checker's swizzle_match
+     H addr sw           ->  swizzle_bytes addr sw (Banks.v)
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -814,6 +819,18 @@ let answer line =
   | "V" :: tk :: k :: ak :: [] ->
       if k_decision (z_of_int (int_of_string tk)) (z_of_int (int_of_string k))
            (z_of_int (int_of_string ak)) = True then "1" else "0"
+  | "W" :: w :: n :: rest ->
+      let zi s = z_of_int (int_of_string s) in
+      if List.length rest <> int_of_string n then failwith "W: n bytes";
+      let r = phase_cost (phase_words (coq_of_list (List.map zi rest)) (zi w)) in
+      (match r with Pair (c, b) -> string_of_int (int_of_z c) ^ " " ^ string_of_int (int_of_z b))
+  | [ "Y"; t; m ] ->
+      let zi s = z_of_int (int_of_string s) in
+      (match disagreement (zi t) (zi m) with
+       | Pair (d, tot) -> string_of_int (int_of_z d) ^ " " ^ string_of_int (int_of_z tot))
+  | [ "H"; a; sw ] ->
+      let zi s = z_of_int (int_of_string s) in
+      string_of_int (int_of_z (swizzle_bytes (zi a) (zi sw)))
   | "M" :: ints -> (
       match List.map (fun v -> z_of_int (int_of_string v)) ints with
       | [tm; tn; m; n; am; an] -> if mma_decision tm tn m n am an = True then "1" else "0"

@@ -21,7 +21,8 @@
 # divisor's constant term, an interval mirror, the witness), four of Ctx (the guard of
 # a branch whose other side is preferred, a guard refuting its negation, the facts the
 # guards strengthen, a `!=` guard's new lower bound), two of CheckCover.v (the multicast
-# box test's remainder, the K test's atom layout) and eight of terms/propagate
+# box test's remainder, the K test's atom layout), five of Banks.v (phase_cost's broadcast and
+# tie, phase_words' last word, the disagreement's span, swizzle_bytes' row bits) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
@@ -60,9 +61,11 @@ chk = "copy_coverage checker_divides"
 chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
 tp = "terms_and_propagate"
 cc = "check_cover"
+bk = "bridge_banks"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
-     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " symbolic_ops"),
+     " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
+     + " symbolic_ops"),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -250,6 +253,19 @@ mutants = [
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
      "Z.eqb (Z.modulo tk (Z.mul k ak)) Z0", "Z.eqb (Z.modulo tk k) Z0", cc),
+    ("banks: threads touching the same word do not share it",
+     "        | True -> d\n        | False -> Z.add d (Zpos XH)) ws'",
+     "        | True -> Z.add d (Zpos XH)\n        | False -> Z.add d (Zpos XH)) ws'", bk),
+    ("banks: a tie moves the reported bank to the later one",
+     "match Z.ltb (fst best) d with", "match Z.leb (fst best) d with", bk),
+    ("banks: a thread touches only the word of its first byte",
+     "      (Z.div (Z.sub (Z.add x w) (Zpos XH)) (Zpos (XO (XO XH))))) bytes",
+     "      (Z.div x (Zpos (XO (XO XH))))) bytes", bk),
+    ("swizzle_match: the repeat's rows take the TMA swizzle's span",
+     "let span = Z.max (Z.max tma mma) (Zpos (XO (XO (XO (XO XH))))) in",
+     "let span = Z.max tma (Zpos (XO (XO (XO (XO XH))))) in", bk),
+    ("swizzle_match: the swizzle reads its row bits from bit 6",
+     "(Z.coq_land (Z.shiftr addr (Zpos (XI (XI XH))))", "(Z.coq_land (Z.shiftr addr (Zpos (XO (XI XH))))", bk),
 ]
 for i, (name, old, new, filters) in enumerate(mutants):
     d = os.path.join(work, str(i))

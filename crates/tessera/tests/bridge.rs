@@ -18,7 +18,8 @@
 //! Theorem 5 normalisation (`normalizeR`, `proofs/NormalizeNF.v`), (in `bridge/check.rs`) the
 //! checker's TiledMma coverage, shared-memory byte sum and the TMA box arithmetic
 //! (`proofs/Check.v`, `proofs/SmemSum.v`, `proofs/TmaBox.v`), (in `bridge/check_cover.rs`) its
-//! multicast boxes and `tile_mma`'s K loop (`proofs/CheckCover.v`), (in `bridge/symbolic.rs`) the
+//! multicast boxes and `tile_mma`'s K loop (`proofs/CheckCover.v`), (in `bridge/banks.rs`) its
+//! bank-conflict and swizzle-agreement counts (`proofs/Banks.v`), (in `bridge/symbolic.rs`) the
 //! symbolic facts and decisions (`facts_parse`, `decide_static`, `witness`,
 //! `proofs/SymbolicFacts.v`), and (in `bridge/backward.rs`) `plan`/`terms`/`propagate`
 //! (`proofs/BackwardRust.v`). This test generates layouts
@@ -46,6 +47,8 @@ use tessera::Layout;
 
 #[path = "bridge/backward.rs"]
 mod bridge_backward;
+#[path = "bridge/banks.rs"]
+mod bridge_banks;
 #[path = "bridge/check.rs"]
 mod bridge_check;
 #[path = "bridge/check_cover.rs"]

@@ -492,8 +492,36 @@ pub(crate) fn check_dtype(instr: Instr, dtype: Dtype) -> BResult<()> {
     Ok(())
 }
 
+/// Pushes the words a thread's access touches, `(thread, word, index)` for each word `byte / 4` to
+/// `(byte + w − 1) / 4` of its `w` bytes from `byte` (`w ≥ 1`).
+pub(crate) fn push_words(buf: &mut Vec<(u64, u64, u64)>, t: u64, byte: u64, w: u64, idx: u64) {
+    for word in byte / WORD_BYTES..=(byte + w - 1) / WORD_BYTES {
+        buf.push((t, word, idx));
+    }
+}
+
+/// The wavefronts of one phase in which thread `t` touches the `w` bytes from `bytes[t]`: the words
+/// of [`push_words`] counted by [`phase_cost`], as [`analyze`]'s enumeration counts each phase (a
+/// hook for the bridge to the proofs: `phase_cost_correct` and `phase_words_spec` in
+/// `proofs/Banks.v` prove the count the largest number of distinct words in one bank, and the bank
+/// the least one with that many).
+///
+/// Pre: `w >= 1` (`w = 0` touches nothing: `(0, 0)`); `bytes[t] + w` below `u64::MAX`.
+/// Post: `(wavefronts, bank)`. Example: `phase_wavefronts(&[0, 128, 256, 384], 4) == (4, 0)`.
+#[doc(hidden)]
+pub fn phase_wavefronts(bytes: &[u64], w: u64) -> (u64, u64) {
+    let mut buf = Vec::new();
+    if w > 0 {
+        for (t, &b) in (0u64..).zip(bytes) {
+            push_words(&mut buf, t, b, w, 0);
+        }
+    }
+    phase_cost(&mut buf)
+}
+
 /// Counts the wavefronts of one phase from its `(thread, word, index)` accesses: the largest
-/// number of distinct words in one bank. Returns `(wavefronts, bank)`.
+/// number of distinct words in one bank. Returns `(wavefronts, bank)`, the bank the least one
+/// with that many (`proofs/Banks.v`: `phase_cost_correct`).
 pub(crate) fn phase_cost(words: &mut [(u64, u64, u64)]) -> (u64, u64) {
     words.sort_unstable_by_key(|&(_, w, _)| (w % BANKS, w));
     let mut best = (0u64, 0u64);
@@ -613,11 +641,7 @@ pub(crate) fn enumerate(
                 for t in p * pt..(p + 1) * pt {
                     let idx = g.index(inst, t, k * n)?;
                     let byte = smem.offset(idx)? * g.elem;
-                    let first = byte / WORD_BYTES;
-                    let last = (byte + w - 1) / WORD_BYTES;
-                    for word in first..=last {
-                        buf.push((t, word, idx));
-                    }
+                    push_words(&mut buf, t, byte, w, idx);
                 }
                 let (c, bank) = phase_cost(&mut buf);
                 total += c;
@@ -801,9 +825,7 @@ pub(crate) fn enumerate_one(smem: &Smem, instr: Instr, g: &Geometry, w: u64) -> 
     for t in 0..pt {
         let idx = g.index(0, t, 0)?;
         let byte = smem.offset(idx)? * g.elem;
-        for word in byte / WORD_BYTES..=(byte + w - 1) / WORD_BYTES {
-            buf.push((t, word, idx));
-        }
+        push_words(&mut buf, t, byte, w, idx);
     }
     let (c, bank) = phase_cost(&mut buf);
     Ok(Worst {

@@ -772,7 +772,12 @@ pub fn run(c: &Config) -> Run {
         mma_threads
     );
     let names = ["M", "N", "K"];
-    if sm90 && c.kernel == Kernel::TmaWsCooperative && c.atom_layout.is_none() && tm % 128 != 0 {
+    // Two consumer warpgroups of 64 rows each step (`k_decision_iff` with atom 64, layout 2).
+    if sm90
+        && c.kernel == Kernel::TmaWsCooperative
+        && c.atom_layout.is_none()
+        && !tiled_extent_covers(tm, 64, 2)
+    {
         x.refute(
             "tile_mma",
             &["tile", "kernel"],
@@ -1844,7 +1849,8 @@ pub fn run(c: &Config) -> Run {
     if let Some(ep) = &epi {
         let t = ep.tile;
         let mut bad = None;
-        if t[0] == 0 || t[1] == 0 || tm % t[0] != 0 || tn % t[1] != 0 {
+        // Each dimension is a loop of whole epilogue tiles (`k_decision_iff` with one "atom").
+        if !tiled_extent_covers(tm, t[0], 1) || !tiled_extent_covers(tn, t[1], 1) {
             bad = Some(format!("epilogue tile {}x{} does not divide the CTA tile {tm}x{tn} (\"EPI_TILE_N must divide CTA_N\"; NVIDIA/cutlass#2133)", t[0], t[1]));
         } else if c.epilogue_tile.is_some() {
             let want_m = if c.epilogue == Epilogue::TmaCooperative {
@@ -2378,9 +2384,20 @@ pub fn swizzle_bytes(addr: u64, sw: u64) -> u64 {
     addr ^ (((addr >> 7) & ((1 << b) - 1)) << 4)
 }
 
-/// How many 16-byte chunks of one 8-row repeat land at different bytes under two swizzles (rows
-/// of the wider span), as a fraction, and the first differing element.
-fn swizzle_disagreement(tma_sw: u64, mma_sw: u64, bits: u64) -> (String, String) {
+/// The first chunk two swizzles place differently: `(row, chunk, TMA's byte, GMMA's byte)`.
+type FirstDiff = Option<(u64, u64, u64, u64)>;
+
+/// How many 16-byte chunks of one repeat of 8 rows of `span = max(tma_sw, mma_sw, 16)` bytes the
+/// two swizzles place at different bytes, out of how many, and the first such chunk: the count
+/// behind `swizzle_match`'s fraction. `disagreement_counts_bytes` (`proofs/Banks.v`) proves the
+/// count the number of bytes of the repeat placed differently over 16 (the swizzles move a chunk's
+/// bytes together), 0 exactly when the placements agree, and for the named swizzles (none, 32B,
+/// 64B, 128B) exactly when they are the same (bridged in `tests/bridge/banks.rs`).
+///
+/// Pre: spans of a few KiB at most (the loop runs `span / 2` times). Post: `(diff, 8 · span / 16, first)`.
+/// Example: `chunk_disagreement(0, 128).0 == 56`.
+#[doc(hidden)]
+pub fn chunk_disagreement(tma_sw: u64, mma_sw: u64) -> (u64, u64, FirstDiff) {
     let span = tma_sw.max(mma_sw).max(16);
     let chunks = span / 16;
     let rows = 8;
@@ -2399,7 +2416,15 @@ fn swizzle_disagreement(tma_sw: u64, mma_sw: u64, bits: u64) -> (String, String)
             }
         }
     }
-    let total = rows * chunks;
+    (diff, rows * chunks, first)
+}
+
+/// How many 16-byte chunks of one 8-row repeat land at different bytes under two swizzles (rows
+/// of the wider span), as a fraction, and the first differing element.
+fn swizzle_disagreement(tma_sw: u64, mma_sw: u64, bits: u64) -> (String, String) {
+    let (diff, total, first) = chunk_disagreement(tma_sw, mma_sw);
+    let span = tma_sw.max(mma_sw).max(16);
+    let rows = 8;
     let frac = format!(
         "{diff}/{total} ({:.1}%)",
         100.0 * diff as f64 / total as f64

@@ -1224,13 +1224,9 @@ impl Facts {
         Some(env)
     }
 
-    /// A bounded search for an assignment satisfying the facts (every name of the facts, and
-    /// `extra` names) on which `ok` holds.
-    pub(crate) fn witness_over(
-        &self,
-        extra: &[String],
-        ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,
-    ) -> Result<Option<Assignment>, SymError> {
+    /// The free names a search assigns: those of the facts, and the base of each of `extra`
+    /// (a defined name's defining name).
+    fn search_names(&self, extra: &[String]) -> Vec<String> {
         let mut names: Vec<String> = self.b.free.keys().cloned().collect();
         for e in extra {
             let base = self.b.defs.get(e).map(|d| d.0.clone()).unwrap_or(e.clone());
@@ -1238,6 +1234,17 @@ impl Facts {
                 names.push(base);
             }
         }
+        names
+    }
+
+    /// A bounded search for an assignment satisfying the facts (every name of the facts, and
+    /// `extra` names) on which `ok` holds.
+    pub(crate) fn witness_over(
+        &self,
+        extra: &[String],
+        ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,
+    ) -> Result<Option<Assignment>, SymError> {
+        let names = self.search_names(extra);
         const STEPS: [i64; 16] = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 31, 63, 64, 127, 255, 1023];
         let cands: Vec<Vec<i64>> = names
             .iter()
@@ -1318,13 +1325,7 @@ impl Facts {
         extra: &[String],
         ok: &dyn Fn(&Assignment) -> Result<bool, SymError>,
     ) -> Result<Option<Assignment>, SymError> {
-        let mut names: Vec<String> = self.b.free.keys().cloned().collect();
-        for e in extra {
-            let base = self.b.defs.get(e).map(|d| d.0.clone()).unwrap_or(e.clone());
-            if !names.contains(&base) {
-                names.push(base);
-            }
-        }
+        let names = self.search_names(extra);
         let cands: Vec<Vec<i64>> = names
             .iter()
             .map(|n| {

@@ -107,33 +107,37 @@ pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly
             let sz = size_node(n)?;
             ctx.require_on(Rel::Ge, i, &ZERO, "crd2idx")?;
             ctx.require_on(Rel::Ge, &sz.sub(&ONE)?, i, "crd2idx")?;
-            if let Node::Leaf(s, d) = n {
-                // One leaf: `i*d` (the quotient `i / s` is formed, as the unfolding below
-                // forms it, for its errors).
-                let id = i.mul(d)?;
-                i.floor_div(s)?;
-                return Ok(id);
-            }
-            // Unfold colexicographically.
-            let mut acc = c(0);
-            let mut rest = i.clone();
-            let leaves = n.leaves();
-            for (k, (s, d)) in leaves.iter().enumerate() {
-                let ck = if k + 1 == leaves.len() {
-                    rest.clone()
-                } else {
-                    rest.rem(s)?
-                };
-                acc = acc.add(&ck.mul(d)?)?;
-                rest = rest.floor_div(s)?;
-            }
-            Ok(acc)
+            index_expr(i, n)
         }
         (Item::Tuple(_), Node::Leaf(..)) => Err(SymError::Unsupported {
             op: "crd2idx",
             what: "a tuple coordinate for a leaf mode".into(),
         }),
     }
+}
+
+/// The value at 1-D index `i` of a node (colexicographic unfolding; the last mode takes the
+/// rest), with no domain condition.
+pub(crate) fn index_expr(i: &Poly, n: &Node) -> Result<Poly, SymError> {
+    if let Node::Leaf(s, d) = n {
+        // One leaf: `i*d` (the quotient `i / s` is formed, as the unfolding below forms it,
+        // for its errors).
+        let id = i.mul(d)?;
+        i.floor_div(s)?;
+        return Ok(id);
+    }
+    let leaves = n.leaves();
+    let (mut acc, mut rest) = (c(0), i.clone());
+    for (k, (s, d)) in leaves.iter().enumerate() {
+        let ck = if k + 1 == leaves.len() {
+            rest.clone()
+        } else {
+            rest.rem(s)?
+        };
+        acc = acc.add(&ck.mul(d)?)?;
+        rest = rest.floor_div(s)?;
+    }
+    Ok(acc)
 }
 
 /// `idx2crd(i, shape)`: the colexicographic coordinate of index `i` in a shape.

@@ -10,7 +10,7 @@
 use super::expr::Poly;
 use super::facts::Pred;
 use super::layout::{Node, SymLayout};
-use super::ops::{self, c, size_node, Tiler};
+use super::ops::{self, c, index_expr, size_node, Tiler};
 use super::{Ctx, SymError};
 use crate::algebra::ragged::Arrangement;
 use std::fmt;
@@ -46,23 +46,6 @@ impl fmt::Display for SymRagged {
         }
         Ok(())
     }
-}
-
-/// The value at 1-D index `i` of a node (colexicographic unfolding; the last mode takes the
-/// rest), with no domain condition.
-pub(crate) fn index_expr(i: &Poly, n: &Node) -> Result<Poly, SymError> {
-    let leaves = n.leaves();
-    let (mut acc, mut rest) = (c(0), i.clone());
-    for (k, (s, d)) in leaves.iter().enumerate() {
-        let ck = if k + 1 == leaves.len() {
-            rest.clone()
-        } else {
-            rest.rem(s)?
-        };
-        acc = acc.add(&ck.mul(d)?)?;
-        rest = rest.floor_div(s)?;
-    }
-    Ok(acc)
 }
 
 /// The period `K` of an integer tile layout (the largest reach `s·d` of its leaves of size > 1),

@@ -10,8 +10,7 @@
 use super::expr::{Item, Poly, Reader};
 use super::facts::{Assignment, Pred};
 use super::layout::{read_layout, SymLayout};
-use super::ops::{c, size_node};
-use super::ragged::index_expr;
+use super::ops::{c, index_expr, size_node};
 use super::{Ctx, SymError};
 use crate::layout::{AnyLayout, Value};
 use crate::notation::ops::Lift;
