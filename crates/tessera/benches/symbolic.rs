@@ -11,7 +11,9 @@
 //! (3.7×), coalesce rank 4 1.98 µs (5.6×), composition 1.94 µs (5.5×), complement 2.94 µs (8.3×),
 //! logical_divide with facts 8.03 µs (22.7×), right_inverse 1.53 µs (4.3×), local_tile with facts
 //! 15.7 µs (44×). Before (quiet, 05:20): 19.8×, 23.3×, 21.6×, 24.1×, 67.7×, 22.1×, 199×.
-//! See docs/symbolic.md, "Speed".
+//! See docs/symbolic.md, "Speed" (with instruction counts per row, load-independent:
+//! `examples/symbolic_count.rs`). The rows marked `(general path)` do not take
+//! `logical_divide`'s closed form for a leaf mode divided by a compact constant tile.
 
 use std::hint::black_box;
 
@@ -29,6 +31,10 @@ fn symbolic(c: &mut Criterion) {
     let b: SymLayout = "(4,8):(1,4)".parse().expect("layout");
     let r4: SymLayout = "(2,M,4,N):(1,2,2*M,8*M)".parse().expect("layout");
     let t = parse_tiler("(128,64)").expect("tiler");
+    // Rows that do not take `logical_divide`'s closed form for a leaf mode by a compact constant
+    // tile: strided tiles, and nested modes.
+    let ts = parse_tiler("(128:2,64:2)").expect("tiler");
+    let nested: SymLayout = "((2,M),(2,K)):((1,2),(2*M,4*M))".parse().expect("layout");
     let cot = tessera::symbolic::parse_expr("M").expect("expr");
     let tile: SymLayout = "128:1".parse().expect("layout");
     let coord = tessera::symbolic::expr::Item::Tuple(vec![
@@ -50,6 +56,26 @@ fn symbolic(c: &mut Criterion) {
     g.bench_function("logical_divide((M,K):(K,1),(128,64)) facts", |bch| {
         bch.iter(|| ops::logical_divide(&mut Ctx::new(facts.clone()), black_box(&a), black_box(&t)))
     });
+    g.bench_function(
+        "logical_divide((M,K):(K,1),(128:2,64:2)) facts (general path)",
+        |bch| {
+            bch.iter(|| {
+                ops::logical_divide(&mut Ctx::new(facts.clone()), black_box(&a), black_box(&ts))
+            })
+        },
+    );
+    g.bench_function(
+        "logical_divide(((2,M),(2,K)):((1,2),(2M,4M)),(128,64)) facts (general path)",
+        |bch| {
+            bch.iter(|| {
+                ops::logical_divide(
+                    &mut Ctx::new(facts.clone()),
+                    black_box(&nested),
+                    black_box(&t),
+                )
+            })
+        },
+    );
     g.bench_function("right_inverse((16,N):(1,16))", |bch| {
         bch.iter(|| ops::right_inverse(&mut Ctx::new(none.clone()), black_box(&row)))
     });
@@ -63,6 +89,19 @@ fn symbolic(c: &mut Criterion) {
             )
         })
     });
+    g.bench_function(
+        "local_tile((M,K):(K,1),(128:2,64:2),(bm,bk)) facts (general path)",
+        |bch| {
+            bch.iter(|| {
+                ops::local_tile(
+                    &mut Ctx::new(facts.clone()),
+                    black_box(&a),
+                    black_box(&ts),
+                    &coord,
+                )
+            })
+        },
+    );
     // The integer algebra on an instance, for scale.
     let ia: tessera::Layout = "(4096,4096):(4096,1)".parse().expect("layout");
     let it = tessera::algebra::Tiler::Tuple(vec![

@@ -412,8 +412,9 @@ enum Feasibility {
 /// Whether some size allowed by the facts satisfies every guard: the facts are strengthened by
 /// the guards that have a fact's shape, each guard is decided under them (refuted: the guards
 /// contradict each other), then a bounded search looks for an assignment of the strengthened
-/// facts on which every guard holds.
-fn feasibility(facts: &Facts, guards: &[Guard]) -> Feasibility {
+/// facts on which every guard holds ([`Facts::witness_over`], then where `wide`
+/// [`Facts::witness_wide`]).
+fn feasibility(facts: &Facts, guards: &[Guard], wide: bool) -> Feasibility {
     if guards.is_empty() {
         // The facts are consistent (`Facts::parse` refuses contradictions).
         return Feasibility::Witnessed;
@@ -443,11 +444,11 @@ fn feasibility(facts: &Facts, guards: &[Guard]) -> Feasibility {
         }
         Ok(true)
     };
-    // The quick search first (it finds most), then the wide one.
+    // The quick search first (it finds most), then, where `wide`, the wide one.
     match f.witness_over(&names, &all) {
         Ok(Some(_)) => return Feasibility::Witnessed,
-        Err(_) => return Feasibility::Unknown,
-        Ok(None) => {}
+        Ok(None) if wide => {}
+        _ => return Feasibility::Unknown,
     }
     match f.witness_wide(&names, &all) {
         Ok(Some(_)) => Feasibility::Witnessed,
@@ -506,7 +507,8 @@ fn split_part<T>(
                 seen.push(t);
                 new
             });
-            let verdict = feasibility(facts, &out.guards);
+            // The wide search for the first run only (the parts of a split are many).
+            let verdict = feasibility(facts, &out.guards, pre.is_empty());
             if verdict == Feasibility::Witnessed {
                 return Ok(out);
             }

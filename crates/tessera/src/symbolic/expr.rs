@@ -325,6 +325,16 @@ fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
 }
 
 impl Poly {
+    /// The constant 0.
+    pub(crate) const ZERO: Poly = Poly {
+        terms: Shared::Empty,
+    };
+
+    /// The constant 1.
+    pub(crate) const ONE: Poly = Poly {
+        terms: Shared::One((Mono(Shared::Empty), 1)),
+    };
+
     /// The constant `c`.
     ///
     /// Pre: none. Post: `Poly::constant(c).as_const() == Some(c)`. Example: `Poly::constant(4)`.
@@ -673,6 +683,10 @@ impl Poly {
 
     /// Splits `self = c*whole + rest` with every coefficient of `rest` in `[0, c)` (c > 0).
     fn split_multiples(&self, c: i64) -> Result<(Poly, Poly), SymError> {
+        if self.terms.iter().all(|(_, k)| (1..c).contains(k)) {
+            // Every coefficient is its own remainder: no multiple of `c` to take out.
+            return Ok((Poly::default(), self.clone()));
+        }
         let (mut w, mut r) = (Terms::new(), Terms::new());
         for (m, k) in self.terms.iter() {
             let (q, s) = (k.div_euclid(c), k.rem_euclid(c));

@@ -56,6 +56,34 @@ pub struct Pred {
     pub rhs: Poly,
 }
 
+/// A condition whose operands are borrowed: what the decision procedure reads (a [`Pred`] is
+/// built only when a condition becomes a guard).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PredRef<'a> {
+    /// The relation.
+    pub rel: Rel,
+    /// Left operand (the divisor for divisibility).
+    pub lhs: &'a Poly,
+    /// Right operand.
+    pub rhs: &'a Poly,
+}
+
+impl PredRef<'_> {
+    /// The owned condition.
+    pub(crate) fn to_pred(self) -> Pred {
+        Pred {
+            rel: self.rel,
+            lhs: self.lhs.clone(),
+            rhs: self.rhs.clone(),
+        }
+    }
+
+    /// Whether `self` is `p` (the same relation and operands).
+    pub(crate) fn is(self, p: &Pred) -> bool {
+        p.rel == self.rel && p.lhs == *self.lhs && p.rhs == *self.rhs
+    }
+}
+
 /// How a guard or fact is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
@@ -106,6 +134,15 @@ impl Pred {
             rel: Rel::Divides,
             lhs: d,
             rhs: p,
+        }
+    }
+
+    /// The condition with borrowed operands.
+    pub(crate) fn as_ref(&self) -> PredRef<'_> {
+        PredRef {
+            rel: self.rel,
+            lhs: &self.lhs,
+            rhs: &self.rhs,
         }
     }
 
@@ -376,6 +413,8 @@ impl fmt::Debug for Facts {
 struct Base {
     raw: Vec<Raw>,
     free: BTreeMap<String, NameInfo>,
+    /// `free` keyed by [`Name`] (what the decisions look names up by).
+    free_names: Vec<(Name, NameInfo)>,
     /// `X = a*Y + b` with `Y` free.
     defs: BTreeMap<String, (String, i64, i64)>,
     /// Names whose implicit lower bound is 0 (coordinates, indices), not 1 (extents).
@@ -595,6 +634,10 @@ impl Base {
             free.insert(y, NameInfo { m: e.m, x0, ymax });
         }
         // Nothing is changed before this point (a failed rebuild leaves the base as it was).
+        self.free_names = free
+            .iter()
+            .map(|(n, i)| (Name::new(n), i.clone()))
+            .collect();
         self.free = free;
         self.defs = resolved;
         let mut yform = BTreeMap::new();
@@ -628,11 +671,23 @@ impl Base {
     }
 
     fn info_or_default(&self, n: &str) -> NameInfo {
-        self.free.get(n).cloned().unwrap_or(NameInfo {
+        self.free.get(n).cloned().unwrap_or_else(|| NameInfo {
             m: 1,
             x0: i64::from(!self.nonneg.iter().any(|x| x == n)),
             ymax: None,
         })
+    }
+
+    /// [`Base::info_or_default`] of a [`Name`].
+    fn info_of_name(&self, n: &Name) -> NameInfo {
+        match self.free_names.iter().find(|(k, _)| k == n) {
+            Some((_, i)) => i.clone(),
+            None => NameInfo {
+                m: 1,
+                x0: i64::from(!self.nonneg.iter().any(|x| n == x)),
+                ymax: None,
+            },
+        }
     }
 }
 
@@ -731,6 +786,7 @@ impl Facts {
                 }),
                 _ => None,
             },
+            Rel::Ge | Rel::Eq | Rel::Ne if surely_not_single_name(&p.lhs, &p.rhs) => None,
             Rel::Ge | Rel::Eq | Rel::Ne => p.lhs.sub(&p.rhs).ok().and_then(|d| {
                 let (n, a, b) = single_name(&d)?;
                 let kind = match (p.rel, a) {
@@ -939,7 +995,7 @@ impl Facts {
     /// variables (forgotten when the facts are not those it was filled under).
     pub(crate) fn decide_quick_memo(
         &self,
-        p: &Pred,
+        p: PredRef<'_>,
         memo: &mut AtomMemo,
     ) -> Result<Option<bool>, SymError> {
         if memo.id != self.id {
@@ -995,13 +1051,17 @@ impl Facts {
     }
 
     fn decide_static(&self, p: &Pred) -> Result<Option<bool>, SymError> {
-        self.decide_static_m(p, &mut AtomMemo::default())
+        self.decide_static_m(p.as_ref(), &mut AtomMemo::default())
     }
 
-    fn decide_static_m(&self, p: &Pred, memo: &mut AtomMemo) -> Result<Option<bool>, SymError> {
+    fn decide_static_m(
+        &self,
+        p: PredRef<'_>,
+        memo: &mut AtomMemo,
+    ) -> Result<Option<bool>, SymError> {
         // A comparison whose sides differ by a constant needs no rewriting.
         if matches!(p.rel, Rel::Ge | Rel::Eq | Rel::Ne) {
-            if let Some(d) = p.lhs.const_diff(&p.rhs) {
+            if let Some(d) = p.lhs.const_diff(p.rhs) {
                 return Ok(Some(match p.rel {
                     Rel::Ge => d >= 0,
                     Rel::Eq => d == 0,
@@ -1017,15 +1077,15 @@ impl Facts {
 
     /// [`Facts::decide_static`] without the linear fast path (every condition rewritten as a
     /// polynomial in quotient variables).
-    fn decide_general(&self, p: &Pred) -> Result<Option<bool>, SymError> {
+    fn decide_general(&self, p: PredRef<'_>) -> Result<Option<bool>, SymError> {
         Ok(match p.rel {
-            Rel::Ge => self.interval(&self.to_y(&p.lhs.sub(&p.rhs)?)?).sign_of_ge(),
-            Rel::Eq => self.decide_zero(&self.to_y(&p.lhs.sub(&p.rhs)?)?),
+            Rel::Ge => self.interval(&self.to_y(&p.lhs.sub(p.rhs)?)?).sign_of_ge(),
+            Rel::Eq => self.decide_zero(&self.to_y(&p.lhs.sub(p.rhs)?)?),
             Rel::Ne => self
-                .decide_zero(&self.to_y(&p.lhs.sub(&p.rhs)?)?)
+                .decide_zero(&self.to_y(&p.lhs.sub(p.rhs)?)?)
                 .map(|b| !b),
-            Rel::Divides => self.decide_divides(&p.lhs, &p.rhs)?,
-            Rel::NotDivides => self.decide_divides(&p.lhs, &p.rhs)?.map(|b| !b),
+            Rel::Divides => self.decide_divides(p.lhs, p.rhs)?,
+            Rel::NotDivides => self.decide_divides(p.lhs, p.rhs)?.map(|b| !b),
         })
     }
 
@@ -1035,12 +1095,12 @@ impl Facts {
     /// names, or values large enough that the general path's checked arithmetic could
     /// overflow). The answer is the general path's, step for step: the same rewriting in
     /// quotient variables ([`Lin`] holds what `to_y` would build) and the same tests.
-    fn decide_linear(&self, p: &Pred, memo: &mut AtomMemo) -> Option<Option<bool>> {
+    fn decide_linear(&self, p: PredRef<'_>, memo: &mut AtomMemo) -> Option<Option<bool>> {
         match p.rel {
             Rel::Ge | Rel::Eq | Rel::Ne => {
                 let mut d = Lin::default();
-                d.add(self, &p.lhs, 1, memo)?;
-                d.add(self, &p.rhs, -1, memo)?;
+                d.add(self, p.lhs, 1, memo)?;
+                d.add(self, p.rhs, -1, memo)?;
                 Some(match p.rel {
                     Rel::Ge => d.interval().sign_of_ge(),
                     Rel::Eq => d.decide_zero(),
@@ -1050,7 +1110,7 @@ impl Facts {
             Rel::Divides | Rel::NotDivides => {
                 let q = p.lhs.as_const()?;
                 let mut py = Lin::default();
-                py.add(self, &p.rhs, 1, memo)?;
+                py.add(self, p.rhs, 1, memo)?;
                 let v = if py.t.is_empty() && py.c == 0 {
                     Some(true)
                 } else if q == 0 {
@@ -1350,6 +1410,29 @@ impl Facts {
     }
 }
 
+/// Whether `l - r` is certainly not `a*name + b` (what [`single_name`] of the difference
+/// would answer `None` for), seen without building the difference: a monomial that occurs on
+/// one side only keeps its non-zero coefficient, so one such monomial other than a name, or
+/// two such names, decide it.
+fn surely_not_single_name(l: &Poly, r: &Poly) -> bool {
+    let mut names = 0;
+    for (x, y) in [(l, r), (r, l)] {
+        for (m, _) in x.terms() {
+            if m.is_empty() || y.terms().iter().any(|t| t.0 == *m) {
+                continue;
+            }
+            if !matches!(m.as_slice(), [(Atom::Name(_), 1)]) {
+                return true;
+            }
+            names += 1;
+            if names > 1 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// `Some((name, a, b))` when `p == a*name + b`.
 fn single_name(p: &Poly) -> Option<(String, i64, i64)> {
     let mut out: Option<(String, i64)> = None;
@@ -1431,11 +1514,19 @@ impl Lin {
             match m.as_slice() {
                 [] => self.c = self.bump(self.c + c)?,
                 [(Atom::Name(n), 1)] => {
-                    let (y, a, k): (&str, i128, i128) = match f.b.defs.get(n.as_str()) {
-                        Some((y, a, k)) => (y.as_str(), i128::from(*a), i128::from(*k)),
-                        None => (n.as_str(), 1, 0),
+                    let def = match f.b.defs.is_empty() {
+                        true => None,
+                        false => f.b.defs.get(n.as_str()),
                     };
-                    let i = f.b.info_or_default(y);
+                    let (y, a, k, i): (Option<&str>, i128, i128, NameInfo) = match def {
+                        Some((y, a, k)) => (
+                            Some(y.as_str()),
+                            i128::from(*a),
+                            i128::from(*k),
+                            f.b.info_or_default(y),
+                        ),
+                        None => (None, 1, 0, f.b.info_of_name(n)),
+                    };
                     // n = a*(x0 + m*y') + k.
                     let ax0 = self.bump(a * i128::from(i.x0))?;
                     let off = self.bump(ax0 + k)?;
@@ -1450,9 +1541,19 @@ impl Lin {
                         lo: Some(0),
                         hi: i.ymax.map(i128::from),
                     };
-                    self.term(Atom::Name(Name::new(y).primed()), coef, iv)?;
+                    let y = match y {
+                        Some(y) => Name::new(y).primed(),
+                        None => n.primed(),
+                    };
+                    self.term(Atom::Name(y), coef, iv)?;
                 }
                 [(a, 1)] => {
+                    if let Some(done) = self.add_exact_quotient(f, a, c, memo) {
+                        // The rewritten quotient is linear (`ceil_div(M,128)` under
+                        // `M % 128 == 0` is `M' + 1`): its terms, scaled by `c`, are added.
+                        done?;
+                        continue;
+                    }
                     let base = match memo.v.iter().find(|e| e.0 == *a) {
                         Some(e) => e.1.clone(),
                         None => {
@@ -1476,6 +1577,63 @@ impl Lin {
             }
         }
         Some(())
+    }
+
+    /// Adds `c` times a quotient atom `x / q`, `ceil_div(x, q)` or `x % q` with a constant
+    /// `q >= 2` and `x` linear in names whose rewriting in quotient variables `q` divides term
+    /// by term (but perhaps not in the constant): the rewritten atom is what `Atom::substitute`
+    /// would build (`Poly::floor_div` / `ceil_div` / `rem` of the rewritten `x`: the multiples
+    /// of `q` come out, and the constant remainder `r` in `[0, q)` gives `0`, `ceil(r/q)` or
+    /// `r`). `Some(Some(()))`: added; `Some(None)`: the values grow too large (the caller gives
+    /// up); `None`: the atom is not of that form (the caller rewrites it the general way).
+    fn add_exact_quotient(
+        &mut self,
+        f: &Facts,
+        a: &Atom,
+        c: i128,
+        memo: &mut AtomMemo,
+    ) -> Option<Option<()>> {
+        let (x, q, kind) = match a {
+            Atom::Floor(x, q) => (x, q, 0u8),
+            Atom::Ceil(x, q) => (x, q, 1),
+            Atom::Mod(x, q) => (x, q, 2),
+            _ => return None,
+        };
+        let q = i128::from(q.as_const().filter(|q| *q >= 2)?);
+        if x.terms()
+            .iter()
+            .any(|(m, _)| !matches!(m.as_slice(), [] | [(Atom::Name(_), 1)]))
+        {
+            return None;
+        }
+        let mut inner = Lin {
+            mag: self.mag,
+            ..Lin::default()
+        };
+        if inner.add(f, x, 1, memo).is_none() {
+            return Some(None);
+        }
+        if inner.t.iter().any(|t| t.1 % q != 0) {
+            return None;
+        }
+        self.mag = inner.mag;
+        let (whole, r) = (inner.c.div_euclid(q), inner.c.rem_euclid(q));
+        let cst = match kind {
+            0 => whole,
+            1 => whole + i128::from(r > 0),
+            _ => r,
+        };
+        Some((|| {
+            let k = self.bump(c * cst)?;
+            self.c = self.bump(self.c + k)?;
+            if kind != 2 {
+                for (b, w, iv) in &inner.t {
+                    let k = self.bump(c * (w / q))?;
+                    self.term(b.clone(), k, *iv)?;
+                }
+            }
+            Some(())
+        })())
     }
 
     /// The interval of `Facts::interval` on the rewritten polynomial.
@@ -1562,11 +1720,10 @@ impl Iv {
                 b.checked_mul(c),
                 b.checked_mul(d),
             ];
-            if ps.iter().all(|p| p.is_some()) {
-                let ps: Vec<i128> = ps.iter().map(|p| p.unwrap_or(0)).collect();
+            if let [Some(p0), Some(p1), Some(p2), Some(p3)] = ps {
                 return Iv {
-                    lo: ps.iter().min().copied(),
-                    hi: ps.iter().max().copied(),
+                    lo: Some(p0.min(p1).min(p2).min(p3)),
+                    hi: Some(p0.max(p1).max(p2).max(p3)),
                 };
             }
             return Iv { lo: None, hi: None };
@@ -1874,6 +2031,29 @@ mod tests {
         p
     }
 
+    /// The test before building a difference never rejects one that is `a*name + b`.
+    #[test]
+    fn surely_not_single_name_is_sound() {
+        let mut r = Rng(0x5EED_1234_ABCD_0002);
+        let (mut rejected, mut single) = (0usize, 0usize);
+        for _ in 0..20_000 {
+            let (a, b) = (linear(&mut r), linear(&mut r));
+            // Sometimes share terms, so that they cancel.
+            let b = if r.pick(3) == 0 {
+                a.add(&b).unwrap_or(b)
+            } else {
+                b
+            };
+            let exact = a.sub(&b).ok().and_then(|d| single_name(&d));
+            single += usize::from(exact.is_some());
+            if surely_not_single_name(&a, &b) {
+                rejected += 1;
+                assert_eq!(exact, None, "{a} - {b}");
+            }
+        }
+        assert!(rejected > 1000 && single > 100, "{rejected} {single}");
+    }
+
     /// The fast path for conditions linear in names answers exactly as the general rewriting.
     #[test]
     fn the_linear_fast_path_agrees_with_the_general_procedure() {
@@ -1916,14 +2096,14 @@ mod tests {
                 _ => Pred::divides(Poly::constant(i64::MIN), a),
             };
             cases += 1;
-            let general = facts.decide_general(&p);
-            if let Some(v) = facts.decide_linear(&p, &mut AtomMemo::default()) {
+            let general = facts.decide_general(p.as_ref());
+            if let Some(v) = facts.decide_linear(p.as_ref(), &mut AtomMemo::default()) {
                 fast += 1;
                 assert_eq!(Ok(v), general, "{p} under {chosen:?}");
             }
             // One memo across every case (and fact base): atoms rewritten under other facts
             // are forgotten.
-            let quick = facts.decide_quick_memo(&p, &mut memo);
+            let quick = facts.decide_quick_memo(p.as_ref(), &mut memo);
             assert_eq!(quick.ok(), general.clone().ok(), "{p} under {chosen:?}");
             assert_eq!(
                 facts.decide_quick(&p).ok(),

@@ -28,6 +28,7 @@ pub use facts::{Assignment, Facts, Pred, Rel, Syntax, Verdict};
 pub use layout::{Node, SymLayout};
 
 use crate::layout::Layout;
+use facts::PredRef;
 use std::fmt;
 
 /// A failure of the symbolic layer.
@@ -204,13 +205,6 @@ impl Ctx {
         }
     }
 
-    /// `decide_fast` with no guard recorded (traced as `b'p'`).
-    pub(crate) fn peek(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
-        let d = self.decide_fast(p)?;
-        self.note(b'p', d);
-        Ok(d)
-    }
-
     /// A syntactic test of an operation, returned as is (traced as `kind`).
     pub(crate) fn test(&mut self, kind: u8, b: bool) -> bool {
         self.note(kind, Some(b));
@@ -218,20 +212,32 @@ impl Ctx {
     }
 
     pub(crate) fn decide_fast(&mut self, p: &Pred) -> Result<Option<bool>, SymError> {
+        self.decide_ref(p.as_ref())
+    }
+
+    /// [`Ctx::decide_fast`] on borrowed operands (no [`Pred`] is built).
+    pub(crate) fn decide_ref(&mut self, p: PredRef<'_>) -> Result<Option<bool>, SymError> {
         // The guards gathered so far count as facts too (literally, when they recur).
         if !self.guards.is_empty() {
-            if self.guards.iter().any(|g| &g.pred == p) {
+            if self.guards.iter().any(|g| p.is(&g.pred)) {
                 return Ok(Some(true));
             }
             if p.rel == Rel::Ge && p.lhs.constant_term() == i64::MAX {
                 // The negation `rhs >= lhs + 1` does not fit: the error of `negate`.
-                p.negate()?;
+                p.lhs.add(&Poly::constant(1))?;
             }
             if self.guards.iter().any(|g| is_negation(&g.pred, p)) {
                 return Ok(Some(false));
             }
         }
         self.facts.decide_quick_memo(p, &mut self.memo)
+    }
+
+    /// [`Ctx::decide_ref`] with no guard recorded (traced as `b'p'`).
+    pub(crate) fn peek_ref(&mut self, p: PredRef<'_>) -> Result<Option<bool>, SymError> {
+        let d = self.decide_ref(p)?;
+        self.note(b'p', d);
+        Ok(d)
     }
 
     fn push(&mut self, p: Pred, op: &'static str) {
@@ -247,16 +253,38 @@ impl Ctx {
     /// Pre: none. Post: the path taken is right for every assignment satisfying the facts and
     /// the guards. Example: `branch(M == 1, false)` records the guard `M != 1`.
     pub fn branch(&mut self, p: Pred, prefer: bool, op: &'static str) -> Result<bool, SymError> {
-        let d = self.decide_fast(&p)?;
+        let d = self.decide_ref(p.as_ref())?;
         self.note(b'd', d);
         match d {
             Some(b) => Ok(b),
-            None => {
-                let g = if prefer { p } else { p.negate()? };
-                self.push(g, op);
-                Ok(prefer)
-            }
+            None => self.take(p, prefer, op),
         }
+    }
+
+    /// [`Ctx::branch`] on `lhs rel rhs`, borrowed (the condition is built only when it becomes
+    /// a guard).
+    pub(crate) fn branch_on(
+        &mut self,
+        rel: Rel,
+        lhs: &Poly,
+        rhs: &Poly,
+        prefer: bool,
+        op: &'static str,
+    ) -> Result<bool, SymError> {
+        let p = PredRef { rel, lhs, rhs };
+        let d = self.decide_ref(p)?;
+        self.note(b'd', d);
+        match d {
+            Some(b) => Ok(b),
+            None => self.take(p.to_pred(), prefer, op),
+        }
+    }
+
+    /// The undecided branch `p`: the preferred side, recorded as a guard.
+    fn take(&mut self, p: Pred, prefer: bool, op: &'static str) -> Result<bool, SymError> {
+        let g = if prefer { p } else { p.negate()? };
+        self.push(g, op);
+        Ok(prefer)
     }
 
     /// A branch that prefers, when undecided, the side that holds for large sizes (each name
@@ -264,18 +292,33 @@ impl Ctx {
     ///
     /// Pre: none. Post: as [`Ctx::branch`]. Example: `K >= 64` prefers `true`.
     pub fn branch_typical(&mut self, p: Pred, op: &'static str) -> Result<bool, SymError> {
-        if let Some(b) = self.decide_fast(&p)? {
+        self.branch_typical_on(p.rel, &p.lhs, &p.rhs, op)
+    }
+
+    /// [`Ctx::branch_typical`] on `lhs rel rhs`, borrowed.
+    pub(crate) fn branch_typical_on(
+        &mut self,
+        rel: Rel,
+        lhs: &Poly,
+        rhs: &Poly,
+        op: &'static str,
+    ) -> Result<bool, SymError> {
+        let p = PredRef { rel, lhs, rhs };
+        if let Some(b) = self.decide_ref(p)? {
             self.note(b'd', Some(b));
             self.note(b't', None);
             return Ok(b);
         }
+        let p = p.to_pred();
         let mut names = Vec::new();
         p.lhs.names(&mut names);
         p.rhs.names(&mut names);
         let env = self.facts.typical(&names);
         let prefer = p.holds(&env).unwrap_or(true);
         self.note(b't', Some(prefer));
-        self.branch(p, prefer, op)
+        // Undecided (deciding again would answer the same): the preferred side, guarded.
+        self.note(b'd', None);
+        self.take(p, prefer, op)
     }
 
     /// An obligation: proved → nothing, undecided → a guard, refuted → [`SymError::Refuted`]
@@ -284,20 +327,46 @@ impl Ctx {
     /// Pre: none. Post: `p` holds under the facts and the guards when this returns `Ok`.
     /// Example: `require(128 | M)` under `M % 64 == 0` records the guard `M % 128 == 0`.
     pub fn require(&mut self, p: Pred, op: &'static str) -> Result<(), SymError> {
-        let d = self.decide_fast(&p)?;
+        let d = self.decide_ref(p.as_ref())?;
         self.note(b'd', d);
         match d {
             Some(true) => Ok(()),
-            Some(false) => Err(SymError::Refuted {
-                op,
-                obligation: p.to_string(),
-                witness: self.facts.witness_any()?,
-            }),
+            Some(false) => self.refuted(p.as_ref(), op),
             None => {
                 self.push(p, op);
                 Ok(())
             }
         }
+    }
+
+    /// [`Ctx::require`] on `lhs rel rhs`, borrowed (the condition is built only when it
+    /// becomes a guard or an error).
+    pub(crate) fn require_on(
+        &mut self,
+        rel: Rel,
+        lhs: &Poly,
+        rhs: &Poly,
+        op: &'static str,
+    ) -> Result<(), SymError> {
+        let p = PredRef { rel, lhs, rhs };
+        let d = self.decide_ref(p)?;
+        self.note(b'd', d);
+        match d {
+            Some(true) => Ok(()),
+            Some(false) => self.refuted(p, op),
+            None => {
+                self.push(p.to_pred(), op);
+                Ok(())
+            }
+        }
+    }
+
+    fn refuted(&self, p: PredRef<'_>, op: &'static str) -> Result<(), SymError> {
+        Err(SymError::Refuted {
+            op,
+            obligation: p.to_pred().to_string(),
+            witness: self.facts.witness_any()?,
+        })
     }
 
     /// Wraps a value with the guards gathered.
@@ -312,10 +381,10 @@ impl Ctx {
 }
 
 /// Whether `g == p.negate()`, decided without building the negation (`p.negate()` fits).
-fn is_negation(g: &Pred, p: &Pred) -> bool {
+fn is_negation(g: &Pred, p: PredRef<'_>) -> bool {
     match p.rel {
         // !(l >= r) is r >= l + 1.
-        Rel::Ge => g.rel == Rel::Ge && g.lhs == p.rhs && g.rhs.const_diff(&p.lhs) == Some(1),
+        Rel::Ge => g.rel == Rel::Ge && g.lhs == *p.rhs && g.rhs.const_diff(p.lhs) == Some(1),
         Rel::Eq | Rel::Ne | Rel::Divides | Rel::NotDivides => {
             let n = match p.rel {
                 Rel::Eq => Rel::Ne,
@@ -323,7 +392,7 @@ fn is_negation(g: &Pred, p: &Pred) -> bool {
                 Rel::Divides => Rel::NotDivides,
                 _ => Rel::Divides,
             };
-            g.rel == n && g.lhs == p.lhs && g.rhs == p.rhs
+            g.rel == n && g.lhs == *p.lhs && g.rhs == *p.rhs
         }
     }
 }

@@ -6,13 +6,17 @@
 //! instantiating the result gives the integer algebra's answer (up to size-1 strides).
 
 use super::expr::{Item, Poly, Reader};
-use super::facts::Pred;
+use super::facts::PredRef;
+use super::facts::{Pred, Rel};
 use super::layout::{read_layout, Node, SymLayout};
 use super::{Ctx, SymError};
 
 pub(crate) fn c(v: i64) -> Poly {
     Poly::constant(v)
 }
+
+const ZERO: Poly = Poly::ZERO;
+const ONE: Poly = Poly::ONE;
 
 /// A tiler for divides and products: a layout, `_`, or a tuple applied mode by mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +65,7 @@ pub fn cosize(ctx: &mut Ctx, l: &SymLayout) -> Result<Poly, SymError> {
 pub(crate) fn cosize_node(ctx: &mut Ctx, n: &Node) -> Result<Poly, SymError> {
     let mut acc = c(1);
     for (s, d) in n.leaves() {
-        let ad = if ctx.branch(Pred::ge(d.clone(), c(0)), true, "cosize")? {
+        let ad = if ctx.branch_on(Rel::Ge, &d, &ZERO, true, "cosize")? {
             d
         } else {
             d.scale(-1)?
@@ -101,8 +105,8 @@ pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly
         }
         (Item::Expr(i), _) => {
             let sz = size_node(n)?;
-            ctx.require(Pred::ge(i.clone(), c(0)), "crd2idx")?;
-            ctx.require(Pred::ge(sz.sub(&c(1))?, i.clone()), "crd2idx")?;
+            ctx.require_on(Rel::Ge, i, &ZERO, "crd2idx")?;
+            ctx.require_on(Rel::Ge, &sz.sub(&ONE)?, i, "crd2idx")?;
             index_expr(i, n)
         }
         (Item::Tuple(_), Node::Leaf(..)) => Err(SymError::Unsupported {
@@ -115,6 +119,13 @@ pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly
 /// The value at 1-D index `i` of a node (colexicographic unfolding; the last mode takes the
 /// rest), with no domain condition.
 pub(crate) fn index_expr(i: &Poly, n: &Node) -> Result<Poly, SymError> {
+    if let Node::Leaf(s, d) = n {
+        // One leaf: `i*d` (the quotient `i / s` is formed, as the unfolding below forms it,
+        // for its errors).
+        let id = i.mul(d)?;
+        i.floor_div(s)?;
+        return Ok(id);
+    }
     let leaves = n.leaves();
     let (mut acc, mut rest) = (c(0), i.clone());
     for (k, (s, d)) in leaves.iter().enumerate() {
@@ -183,31 +194,34 @@ pub(crate) fn from_leaves(v: Vec<(Poly, Poly)>) -> SymLayout {
 /// algebra's answer at `s = 1` too, since the merge's condition is then the integer one).
 fn coalesce_leaves(
     ctx: &mut Ctx,
-    n: &Node,
+    leaves: Vec<(Poly, Poly)>,
     op: &'static str,
 ) -> Result<Vec<(Poly, Poly)>, SymError> {
-    coalesce_leaves_x(ctx, n, op, false)
+    coalesce_leaves_x(ctx, leaves, op, false)
 }
 
 /// With `extend`, CuTe's `coalesce_x` (composition's left operand): the last leaf is never
 /// dropped (a size-1 last leaf counts as size 2: only its stride matters, as A's extension).
 fn coalesce_leaves_x(
     ctx: &mut Ctx,
-    n: &Node,
+    leaves: Vec<(Poly, Poly)>,
     op: &'static str,
     extend: bool,
 ) -> Result<Vec<(Poly, Poly)>, SymError> {
     // (shape, stride, some member is known not to be 1)
-    let leaves = n.leaves();
     let mut out: Vec<(Poly, Poly, bool)> = Vec::with_capacity(leaves.len());
     let count = leaves.len();
     for (i, (s, d)) in leaves.into_iter().enumerate() {
         let last = extend && i + 1 == count;
-        let known_not1 = match ctx.peek(&Pred::eq(s.clone(), c(1)))? {
+        let known_not1 = match ctx.peek_ref(PredRef {
+            rel: Rel::Eq,
+            lhs: &s,
+            rhs: &ONE,
+        })? {
             Some(true) if last => {
                 if let Some((ls, ld, _)) = out.last_mut() {
                     let span = ls.mul(ld)?;
-                    if ctx.branch(Pred::eq(span, d.clone()), false, op)? {
+                    if ctx.branch_on(Rel::Eq, &span, &d, false, op)? {
                         *ls = ls.mul(&c(2))?;
                         continue;
                     }
@@ -221,7 +235,7 @@ fn coalesce_leaves_x(
         };
         if let Some((ls, ld, k)) = out.last_mut() {
             let span = ls.mul(ld)?;
-            if ctx.branch(Pred::eq(span, d.clone()), false, op)? {
+            if ctx.branch_on(Rel::Eq, &span, &d, false, op)? {
                 *ls = ls.mul(&s)?;
                 *k |= known_not1;
                 continue;
@@ -232,7 +246,7 @@ fn coalesce_leaves_x(
     if out.len() > 1 {
         for (s, _, k) in &out {
             if !k {
-                ctx.require(Pred::ne(s.clone(), c(1)), op)?;
+                ctx.require_on(Rel::Ne, s, &ONE, op)?;
             }
         }
     }
@@ -246,7 +260,11 @@ fn coalesce_leaves_x(
 /// Pre: none. Post: the coalesced layout, exact under the guards.
 /// Example: `(M,N):(1,M)` gives `M*N:1` with no guard (cutlass#3469's family).
 pub fn coalesce(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
-    Ok(from_leaves(coalesce_leaves(ctx, &l.root, "coalesce")?))
+    Ok(from_leaves(coalesce_leaves(
+        ctx,
+        l.root.leaves(),
+        "coalesce",
+    )?))
 }
 
 /// `composition(A, B)`: `R(c) = A(B(c))` shaped like B (CuTe's algorithm on coalesced A).
@@ -256,8 +274,13 @@ pub fn coalesce(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
 /// guarded). Post: the composition, exact under the guards.
 /// Example: `(M,N):(1,M) ∘ (4,8):(1,4)` is `(4,8):(1,4)` with no guard.
 pub fn composition(ctx: &mut Ctx, a: &SymLayout, b: &SymLayout) -> Result<SymLayout, SymError> {
-    let ax = coalesce_leaves_x(ctx, &a.root, "composition", true)?;
-    Ok(SymLayout::new(compose_node(ctx, &ax, &b.root)?))
+    composition_node(ctx, &a.root, &b.root).map(SymLayout::new)
+}
+
+/// [`composition`] on nodes.
+fn composition_node(ctx: &mut Ctx, a: &Node, b: &Node) -> Result<Node, SymError> {
+    let ax = coalesce_leaves_x(ctx, a.leaves(), "composition", true)?;
+    compose_node(ctx, &ax, b)
 }
 
 /// A piece of B's image inside one digit (mode) of A: `(digit, stride in the digit, extent)`.
@@ -277,7 +300,7 @@ fn compose_node(ctx: &mut Ctx, ax: &[(Poly, Poly)], b: &Node) -> Result<Node, Sy
         for (_, rd, r) in here {
             reach = reach.add(&rd.mul(&r.sub(&c(1))?)?)?;
         }
-        ctx.require(Pred::ge(cs.sub(&c(1))?, reach), "composition")?;
+        ctx.require_on(Rel::Ge, &cs.sub(&ONE)?, &reach, "composition")?;
     }
     Ok(r)
 }
@@ -306,10 +329,10 @@ fn compose_leaf(
     pieces: &mut Vec<Piece>,
 ) -> Result<Node, SymError> {
     const OP: &str = "composition";
-    if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)? {
+    if ctx.branch_on(Rel::Eq, d, &ZERO, false, OP)? {
         return Ok(Node::Leaf(s.clone(), c(0)));
     }
-    ctx.require(Pred::ge(d.clone(), c(1)), OP)?;
+    ctx.require_on(Rel::Ge, d, &ONE, OP)?;
     let mut out: Vec<(Poly, Poly)> = Vec::new();
     let (mut rs, mut rd) = (s.clone(), d.clone());
     let n = ax.len();
@@ -317,32 +340,32 @@ fn compose_leaf(
         if ctx.test(b'o', rs.as_const() == Some(1)) {
             break;
         }
-        let (q, next_rd) = if ctx.branch(Pred::divides(rd.clone(), cs.clone()), true, OP)? {
+        let (q, next_rd) = if ctx.branch_on(Rel::Divides, &rd, cs, true, OP)? {
             (cs.floor_div(&rd)?, c(1))
         } else {
-            ctx.require(Pred::divides(cs.clone(), rd.clone()), OP)?;
+            ctx.require_on(Rel::Divides, cs, &rd, OP)?;
             (c(1), rd.floor_div(cs)?)
         };
         // new_shape = min(q, rest_shape)
-        let new = if ctx.branch_typical(Pred::ge(q.clone(), rs.clone()), OP)? {
+        let new = if ctx.branch_typical_on(Rel::Ge, &q, &rs, OP)? {
             rs.clone()
         } else {
             q
         };
-        if !ctx.branch(Pred::eq(new.clone(), c(1)), false, OP)? {
+        if !ctx.branch_on(Rel::Eq, &new, &ONE, false, OP)? {
             out.push((new.clone(), rd.mul(cd)?));
             pieces.push((i, rd.clone(), new.clone()));
         }
         if ctx.test(b's', new == rs) {
             rs = c(1);
         } else {
-            ctx.require(Pred::divides(new.clone(), rs.clone()), OP)?;
+            ctx.require_on(Rel::Divides, &new, &rs, OP)?;
             rs = rs.floor_div(&new)?;
         }
         rd = next_rd;
     }
     let last_d = &ax[n - 1].1;
-    if out.is_empty() || !ctx.branch(Pred::eq(rs.clone(), c(1)), false, OP)? {
+    if out.is_empty() || !ctx.branch_on(Rel::Eq, &rs, &ONE, false, OP)? {
         out.push((rs, rd.mul(last_d)?));
     }
     Ok(from_leaves(out).root)
@@ -360,18 +383,22 @@ pub fn complement(
     cotarget: Option<&Poly>,
 ) -> Result<SymLayout, SymError> {
     const OP: &str = "complement";
+    let cosz;
     let m = match cotarget {
-        Some(m) => m.clone(),
-        None => cosize(ctx, a)?,
+        Some(m) => m,
+        None => {
+            cosz = cosize(ctx, a)?;
+            &cosz
+        }
     };
     let mut leaves: Vec<(Poly, Poly)> = Vec::new();
     for (s, d) in a.root.leaves() {
-        if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)?
-            || ctx.branch(Pred::eq(s.clone(), c(1)), false, OP)?
+        if ctx.branch_on(Rel::Eq, &d, &ZERO, false, OP)?
+            || ctx.branch_on(Rel::Eq, &s, &ONE, false, OP)?
         {
             continue;
         }
-        ctx.require(Pred::ge(d.clone(), c(1)), OP)?;
+        ctx.require_on(Rel::Ge, &d, &ONE, OP)?;
         leaves.push((s, d));
     }
     // Insertion sort by stride (a stable order; each comparison decided or guarded).
@@ -379,7 +406,7 @@ pub fn complement(
         let mut j = i;
         while j > 0 {
             let earlier_smaller =
-                ctx.branch_typical(Pred::ge(leaves[j].1.clone(), leaves[j - 1].1.clone()), OP)?;
+                ctx.branch_typical_on(Rel::Ge, &leaves[j].1, &leaves[j - 1].1, OP)?;
             if earlier_smaller {
                 break;
             }
@@ -387,16 +414,15 @@ pub fn complement(
             j -= 1;
         }
     }
-    let mut res: Vec<(Poly, Poly)> = Vec::new();
+    let mut res: Vec<(Poly, Poly)> = Vec::with_capacity(leaves.len() + 1);
     let mut cur = c(1);
     for (s, d) in leaves {
-        ctx.require(Pred::divides(cur.clone(), d.clone()), OP)?;
-        res.push((d.floor_div(&cur)?, cur.clone()));
+        ctx.require_on(Rel::Divides, &cur, &d, OP)?;
+        res.push((d.floor_div(&cur)?, cur));
         cur = s.mul(&d)?;
     }
     res.push((m.ceil_div(&cur)?, cur));
-    let node = Node::Tuple(res.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
-    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+    Ok(from_leaves(coalesce_leaves(ctx, res, OP)?))
 }
 
 fn tiler_layout(t: &Tiler) -> Option<&SymLayout> {
@@ -419,7 +445,10 @@ fn by_mode(
         Tiler::Under => Ok(a.clone()),
         Tiler::Layout(b) => f(ctx, a, b),
         Tiler::Tuple(ts) => {
-            let modes = a.modes();
+            let modes = match a {
+                Node::Leaf(..) => std::slice::from_ref(a),
+                Node::Tuple(ms) => ms.as_slice(),
+            };
             if ts.len() > modes.len() {
                 return Err(SymError::Unsupported {
                     op,
@@ -430,7 +459,7 @@ fn by_mode(
                     ),
                 });
             }
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(modes.len());
             for (i, m) in modes.iter().enumerate() {
                 match ts.get(i) {
                     Some(ti) => out.push(by_mode(ctx, m, ti, op, f)?),
@@ -443,11 +472,66 @@ fn by_mode(
 }
 
 fn divide_part(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
-    let a = SymLayout::new(a.clone());
-    let sz = size_node(&a.root)?;
+    if let (Node::Leaf(s, d), Node::Leaf(t, one)) = (a, &b.root) {
+        // (Not when the decisions are traced: the bridge replays the general path's.)
+        let compact_tile = ctx.trace.is_none()
+            && one.as_const() == Some(1)
+            && t.as_const()
+                .is_some_and(|t| (2..=COMPACT_TILE_MAX).contains(&t));
+        if compact_tile {
+            return divide_leaf_by_compact_tile(ctx, s, d, t);
+        }
+    }
+    divide_part_general(ctx, a, b)
+}
+
+/// The largest constant tile [`divide_leaf_by_compact_tile`] takes (far from `i64::MAX`, whose
+/// comparisons the general path could refuse to negate).
+const COMPACT_TILE_MAX: i64 = 1 << 40;
+
+/// `logical_divide` of one leaf mode `s:d` by a compact constant tile `t:1` (`2 <= t <= 2^40`):
+/// `(t, ceil_div(s,t)):(d, t*d)`, or `(t, 1):(d, 0)` when `ceil_div(s,t) == 1` is proved: the
+/// general path's answer computed in closed form. The general path
+/// (`A ∘ (t:1, complement(t:1, s))`) decides, besides constant conditions that hold or fail
+/// whatever the facts (`1 == 0`, `t == 1`, `1 >= 1`, `1 | 1`, `t == 0`, `t >= 1`: never a
+/// guard, never an error), exactly two conditions, with no guard: `ceil_div(s,t) == 1` (the
+/// rest mode dropped by complement's coalesce) and `s == 1` (A's coalesce, whose answer
+/// changes nothing for a one-mode A, whose stride alone is read): both are decided here, in the
+/// same order, so that an error of the decision procedure is the same error. The arithmetic is
+/// the general path's (`ceil_div(s,t)`, then `t*d`), so an overflow is the same error too.
+/// `tests/symbolic/fast_paths.rs` compares the two paths on random cases with random facts.
+fn divide_leaf_by_compact_tile(
+    ctx: &mut Ctx,
+    s: &Poly,
+    d: &Poly,
+    t: &Poly,
+) -> Result<Node, SymError> {
+    let q = s.ceil_div(t)?;
+    let one_tile = ctx.decide_ref(PredRef {
+        rel: Rel::Eq,
+        lhs: &q,
+        rhs: &ONE,
+    })? == Some(true);
+    ctx.decide_ref(PredRef {
+        rel: Rel::Eq,
+        lhs: s,
+        rhs: &ONE,
+    })?;
+    let rest = if one_tile {
+        Node::Leaf(c(1), c(0))
+    } else {
+        let td = t.mul(d)?;
+        Node::Leaf(q, td)
+    };
+    Ok(Node::Tuple(vec![Node::Leaf(t.clone(), d.clone()), rest]))
+}
+
+/// `logical_divide` of one mode by one layout, CuTe's way: `A ∘ (B, complement(B, size(A)))`.
+fn divide_part_general(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
+    let sz = size_node(a)?;
     let comp = complement(ctx, b, Some(&sz))?;
-    let tiler = SymLayout::new(Node::Tuple(vec![b.root.clone(), comp.root]));
-    Ok(composition(ctx, &a, &tiler)?.root)
+    let tiler = Node::Tuple(vec![b.root.clone(), comp.root]);
+    composition_node(ctx, a, &tiler)
 }
 
 /// `logical_divide(A, T)`: `A ∘ (T, complement(T, size(A)))`, mode by mode along a tuple tiler.
@@ -466,7 +550,27 @@ pub fn logical_divide(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayo
     )?))
 }
 
-fn zip2_by(n: &Node, g: &Tiler) -> Result<(Node, Node), SymError> {
+/// [`logical_divide`] without its closed form for a leaf mode divided by a compact constant
+/// tile: always CuTe's composition with the complement. For the tests that compare the two.
+///
+/// Pre/Post: as [`logical_divide`] (the same layout, guards and errors). Example: see
+/// `tests/symbolic/fast_paths.rs`.
+#[doc(hidden)]
+pub fn logical_divide_general(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    t: &Tiler,
+) -> Result<SymLayout, SymError> {
+    Ok(SymLayout::new(by_mode(
+        ctx,
+        &a.root,
+        t,
+        "logical_divide",
+        divide_part_general,
+    )?))
+}
+
+fn zip2_by(n: Node, g: &Tiler) -> Result<(Node, Node), SymError> {
     match g {
         Tiler::Tuple(gs) => {
             let Node::Tuple(ms) = n else {
@@ -481,22 +585,25 @@ fn zip2_by(n: &Node, g: &Tiler) -> Result<(Node, Node), SymError> {
                     what: "a mode of smaller rank than its tiler".into(),
                 });
             }
-            let (mut f, mut s) = (Vec::new(), Vec::new());
-            for (i, m) in ms.iter().enumerate() {
+            let (mut f, mut s) = (Vec::with_capacity(gs.len()), Vec::with_capacity(ms.len()));
+            for (i, m) in ms.into_iter().enumerate() {
                 match gs.get(i) {
                     Some(gi) => {
                         let (a, b) = zip2_by(m, gi)?;
                         f.push(a);
                         s.push(b);
                     }
-                    None => s.push(m.clone()),
+                    None => s.push(m),
                 }
             }
             Ok((Node::Tuple(f), Node::Tuple(s)))
         }
-        Tiler::Under => Ok((Node::Leaf(c(1), c(0)), n.clone())),
+        Tiler::Under => Ok((Node::Leaf(c(1), c(0)), n)),
         Tiler::Layout(_) => match n {
-            Node::Tuple(ms) if ms.len() == 2 => Ok((ms[0].clone(), ms[1].clone())),
+            Node::Tuple(mut ms) if ms.len() == 2 => match (ms.pop(), ms.pop()) {
+                (Some(b), Some(a)) => Ok((a, b)),
+                _ => unreachable!("a rank-2 mode has two modes"),
+            },
             _ => Err(SymError::Unsupported {
                 op: "zip2_by",
                 what: "expected a rank-2 (tile, rest) mode".into(),
@@ -508,7 +615,7 @@ fn zip2_by(n: &Node, g: &Tiler) -> Result<(Node, Node), SymError> {
 fn unzip(l: SymLayout, t: &Tiler) -> Result<SymLayout, SymError> {
     match t {
         Tiler::Tuple(_) => {
-            let (a, b) = zip2_by(&l.root, t)?;
+            let (a, b) = zip2_by(l.root, t)?;
             Ok(SymLayout::new(Node::Tuple(vec![a, b])))
         }
         _ => Ok(l),
@@ -587,7 +694,7 @@ pub fn zipped_product(ctx: &mut Ctx, a: &SymLayout, t: &Tiler) -> Result<SymLayo
 /// Example: `right_inverse((16,N):(1,16))` is `16*N:1` with no guard (cutlass#3471).
 pub fn right_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
     const OP: &str = "right_inverse";
-    let flat = coalesce_leaves(ctx, &l.root, OP)?;
+    let flat = coalesce_leaves(ctx, l.root.leaves(), OP)?;
     let mut res: Vec<(Poly, Poly)> = Vec::new();
     let mut cur = c(1);
     let mut taken = vec![false; flat.len()];
@@ -595,7 +702,7 @@ pub fn right_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError
         let mut pp = c(1);
         let mut next = None;
         for (i, (s, d)) in flat.iter().enumerate() {
-            if !taken[i] && ctx.branch_typical(Pred::eq(d.clone(), cur.clone()), OP)? {
+            if !taken[i] && ctx.branch_typical_on(Rel::Eq, d, &cur, OP)? {
                 next = Some((i, s.clone(), d.clone(), pp.clone()));
                 break;
             }
@@ -606,8 +713,7 @@ pub fn right_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError
         cur = s.mul(&d)?;
         res.push((s, p));
     }
-    let node = Node::Tuple(res.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
-    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+    Ok(from_leaves(coalesce_leaves(ctx, res, OP)?))
 }
 
 /// `left_inverse(L)`: R with `R(L(i)) = i` for L injective, built from L's coalesced modes
@@ -619,21 +725,20 @@ pub fn right_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError
 /// left inverse under the guards. Example: `left_inverse((M,N):(N,1))` is `(N,M):(M,1)`.
 pub fn left_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError> {
     const OP: &str = "left_inverse";
-    let cm = coalesce_leaves(ctx, &l.root, OP)?;
+    let cm = coalesce_leaves(ctx, l.root.leaves(), OP)?;
     let cm = if cm.is_empty() {
         vec![(c(1), c(0))]
     } else {
         cm
     };
     for (_, d) in &cm {
-        ctx.require(Pred::ge(d.clone(), c(0)), OP)?;
+        ctx.require_on(Rel::Ge, d, &ZERO, OP)?;
     }
     let mut order: Vec<usize> = (0..cm.len()).collect();
     for i in 1..order.len() {
         let mut j = i;
         while j > 0 {
-            let p = Pred::ge(cm[order[j]].1.clone(), cm[order[j - 1]].1.clone());
-            if ctx.branch_typical(p, OP)? {
+            if ctx.branch_typical_on(Rel::Ge, &cm[order[j]].1, &cm[order[j - 1]].1, OP)? {
                 break;
             }
             order.swap(j, j - 1);
@@ -652,14 +757,14 @@ pub fn left_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError>
     let mut prev_mode: Option<(Poly, Poly)> = None;
     for &i in &order {
         let (s_i, d) = &cm[i];
-        if ctx.branch(Pred::eq(d.clone(), c(0)), false, OP)? {
+        if ctx.branch_on(Rel::Eq, d, &ZERO, false, OP)? {
             continue;
         }
         if let Some((ps, pd)) = &prev_mode {
-            ctx.require(Pred::ge(d.clone(), ps.mul(pd)?), OP)?;
+            ctx.require_on(Rel::Ge, d, &ps.mul(pd)?, OP)?;
         }
         prev_mode = Some((s_i.clone(), d.clone()));
-        ctx.require(Pred::divides(size.clone(), d.clone()), OP)?;
+        ctx.require_on(Rel::Divides, &size, d, OP)?;
         let s = d.floor_div(&size)?;
         r.push((s.clone(), prev));
         prev = pp(i)?;
@@ -667,8 +772,7 @@ pub fn left_inverse(ctx: &mut Ctx, l: &SymLayout) -> Result<SymLayout, SymError>
     }
     let last = *order.last().expect("at least one mode");
     r.push((cm[last].0.clone(), prev));
-    let node = Node::Tuple(r.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect());
-    Ok(from_leaves(coalesce_leaves(ctx, &node, OP)?))
+    Ok(from_leaves(coalesce_leaves(ctx, r, OP)?))
 }
 
 /// `local_tile(A, tile, coord)`: the tile at `coord` of `zipped_divide(A, tile)`: the tile's
@@ -684,17 +788,21 @@ pub fn local_tile(
     coord: &Item,
 ) -> Result<(SymLayout, Poly), SymError> {
     let z = zipped_divide(ctx, a, t)?;
-    let modes = z.root.modes();
-    if modes.len() != 2 {
-        return Err(SymError::Unsupported {
-            op: "local_tile",
-            what: "the divide is not rank 2".into(),
-        });
-    }
-    let rest = &modes[1];
-    in_domain(ctx, coord, rest, "local_tile")?;
-    let off = crd2idx_node(ctx, coord, rest)?;
-    Ok((SymLayout::new(modes[0].clone()), off))
+    let (tile, rest) = match z.root {
+        Node::Tuple(mut ms) if ms.len() == 2 => match (ms.pop(), ms.pop()) {
+            (Some(rest), Some(tile)) => (tile, rest),
+            _ => unreachable!("a rank-2 mode has two modes"),
+        },
+        _ => {
+            return Err(SymError::Unsupported {
+                op: "local_tile",
+                what: "the divide is not rank 2".into(),
+            })
+        }
+    };
+    in_domain(ctx, coord, &rest, "local_tile")?;
+    let off = crd2idx_node(ctx, coord, &rest)?;
+    Ok((SymLayout::new(tile), off))
 }
 
 pub(crate) fn in_domain(
@@ -711,8 +819,8 @@ pub(crate) fn in_domain(
             Ok(())
         }
         (Item::Expr(i), _) => {
-            ctx.require(Pred::ge(i.clone(), c(0)), op)?;
-            ctx.require(Pred::ge(size_node(n)?.sub(&c(1))?, i.clone()), op)
+            ctx.require_on(Rel::Ge, i, &ZERO, op)?;
+            ctx.require_on(Rel::Ge, &size_node(n)?.sub(&ONE)?, i, op)
         }
         _ => Err(SymError::Unsupported {
             op,
@@ -763,8 +871,8 @@ pub fn local_partition(
             .checked_mul(*d)
             .ok_or_else(|| SymError::Overflow("thread layout".into()))?;
     }
-    ctx.require(Pred::ge(idx.clone(), c(0)), OP)?;
-    ctx.require(Pred::ge(c(cur - 1), idx.clone()), OP)?;
+    ctx.require_on(Rel::Ge, idx, &ZERO, OP)?;
+    ctx.require_on(Rel::Ge, &c(cur - 1), idx, OP)?;
     // The coordinate of idx: c_i = (idx / d_i) % s_i, congruent to thr's shape.
     fn coord_of(n: &Node, idx: &Poly) -> Result<Item, SymError> {
         match n {

@@ -1,0 +1,186 @@
+//! The closed forms of the symbolic algebra against its general path: on random cases with
+//! random facts (and guards already gathered), `logical_divide` (which divides a leaf mode by a
+//! compact constant tile `t:1` in closed form) gives exactly what
+//! `logical_divide_general` (always `A ∘ (T, complement(T, size(A)))`) gives: the same layout,
+//! the same guards in the same order, the same facts after, or the same error.
+
+use super::symbolic_instantiation::{facts, shape_leaf, Rng, NAMES};
+use tessera::symbolic::layout::Node;
+use tessera::symbolic::ops::{self, parse_tiler, Tiler};
+use tessera::symbolic::{parse_expr, Ctx, Facts, Pred, SymLayout};
+
+const BIG: &str = "9223372036854775807";
+
+/// A shape leaf: mostly the instantiation tests' leaves, sometimes an edge (0, negative, a
+/// product, a quotient, a huge constant).
+fn shape(r: &mut Rng) -> String {
+    if r.chance(80) {
+        return shape_leaf(r, &NAMES);
+    }
+    r.pick(&[
+        "0",
+        "-M",
+        "M*K",
+        "ceil_div(M,3)",
+        "K%8",
+        BIG,
+        "M+1",
+        "100",
+        "1",
+    ])
+    .to_string()
+}
+
+fn stride(r: &mut Rng) -> String {
+    r.pick(&[
+        "1", "1", "0", "2", "K", "2*M", "-1", "M*K", "K/2", "128*K", "N+1", BIG, "M",
+    ])
+    .to_string()
+}
+
+/// A layout of rank 1..=3 whose modes are leaves or (20 %) pairs, with its rank.
+fn layout(r: &mut Rng) -> (String, usize) {
+    let rank = 1 + r.below(3);
+    let (mut ss, mut ds) = (Vec::new(), Vec::new());
+    for _ in 0..rank {
+        if r.chance(20) {
+            ss.push(format!("({},{})", shape(r), shape(r)));
+            ds.push(format!("({},{})", stride(r), stride(r)));
+        } else {
+            ss.push(shape(r));
+            ds.push(stride(r));
+        }
+    }
+    let text = if rank == 1 && r.chance(50) {
+        format!("{}:{}", ss[0], ds[0])
+    } else {
+        format!("({}):({})", ss.join(","), ds.join(","))
+    };
+    (text, rank)
+}
+
+/// A tiler mode: mostly a compact constant tile (of every size class, the edges of the closed
+/// form's domain included), else a strided or symbolic tile, `_`, or a rank-2 tile.
+fn tile(r: &mut Rng) -> String {
+    match r.below(10) {
+        0..=6 => r
+            .pick(&[
+                "1",
+                "2",
+                "3",
+                "4",
+                "8",
+                "16",
+                "64",
+                "64",
+                "128",
+                "128",
+                "1099511627776",
+                "1099511627777",
+                BIG,
+            ])
+            .to_string(),
+        7 => format!(
+            "{}:{}",
+            r.pick(&["2", "4", "128"]),
+            r.pick(&["2", "0", "K"])
+        ),
+        8 => r.pick(&["T", "T:1", "4:1", "_"]).to_string(),
+        _ => "(2,4):(1,2)".to_string(),
+    }
+}
+
+/// A tiler for a layout of rank `rank`: one tile (10 %), or a tuple of at most `rank` tiles
+/// (sometimes one more, which the divide refuses).
+fn tiler(r: &mut Rng, rank: usize) -> String {
+    if r.chance(10) {
+        return tile(r);
+    }
+    let n = 1 + r.below(rank) + usize::from(r.chance(5));
+    let ts: Vec<String> = (0..n).map(|_| tile(r)).collect();
+    format!("({})", ts.join(","))
+}
+
+/// Whether some mode takes the closed form (a leaf mode by a compact tile `2 <= t <= 2^40`).
+fn takes_closed_form(a: &Node, t: &Tiler) -> bool {
+    match (a, t) {
+        (Node::Leaf(..), Tiler::Layout(l)) => match &l.root {
+            Node::Leaf(s, d) => {
+                d.as_const() == Some(1) && s.as_const().is_some_and(|s| (2..=1 << 40).contains(&s))
+            }
+            _ => false,
+        },
+        (_, Tiler::Tuple(ts)) => {
+            let modes: Vec<&Node> = match a {
+                Node::Tuple(ms) => ms.iter().collect(),
+                leaf => vec![leaf],
+            };
+            ts.iter().zip(modes).any(|(ti, m)| takes_closed_form(m, ti))
+        }
+        _ => false,
+    }
+}
+
+const EXTRA_FACTS: [&str; 7] = [
+    "M == 100",
+    "K <= 64",
+    "M % 128 == 5",
+    "T % 4 == 0",
+    "N >= 1000",
+    "M <= 128",
+    "K == 2*N",
+];
+
+#[test]
+fn the_closed_form_divide_agrees_with_the_general_path() {
+    let mut r = Rng(0x5EED_FA57_0000_0001);
+    let (mut cases, mut closed, mut errors, mut guarded) = (0usize, 0usize, 0usize, 0usize);
+    while cases < 10_000 {
+        let mut fs = facts(&mut r, &NAMES);
+        for _ in 0..r.below(3) {
+            fs.push(r.pick(&EXTRA_FACTS).to_string());
+        }
+        let Ok(f) = Facts::parse(&fs) else { continue };
+        let (at, rank) = layout(&mut r);
+        let tt = tiler(&mut r, rank);
+        let (Ok(a), Ok(t)) = (at.parse::<SymLayout>(), parse_tiler(&tt)) else {
+            continue;
+        };
+        // Sometimes with guards already gathered (a guard changes how conditions are decided).
+        let pre: Vec<Pred> = match r.below(4) {
+            0 => vec![Pred::ge(parse_expr("N").unwrap(), parse_expr("5").unwrap())],
+            1 => vec![Pred::ge(
+                parse_expr("M*K").unwrap(),
+                parse_expr("ceil_div(M,128)").unwrap(),
+            )],
+            _ => vec![],
+        };
+        let run = |general: bool| {
+            let mut ctx = Ctx::new(f.clone());
+            for p in &pre {
+                let _ = ctx.require(p.clone(), "pre");
+            }
+            let out = if general {
+                ops::logical_divide_general(&mut ctx, &a, &t)
+            } else {
+                ops::logical_divide(&mut ctx, &a, &t)
+            };
+            (out, ctx.guards.clone(), ctx.facts.clone())
+        };
+        let (fast, general) = (run(false), run(true));
+        assert_eq!(fast.0, general.0, "{at} by {tt} under {fs:?}");
+        assert_eq!(fast.1, general.1, "guards of {at} by {tt} under {fs:?}");
+        assert!(fast.2 == general.2, "facts after {at} by {tt} under {fs:?}");
+        cases += 1;
+        closed += usize::from(takes_closed_form(&a.root, &t));
+        errors += usize::from(fast.0.is_err());
+        guarded += usize::from(fast.1.len() > pre.len());
+    }
+    eprintln!("{cases} cases: {closed} took the closed form, {errors} errors, {guarded} guarded");
+    // Most cases take the closed form somewhere; some fail, some are guarded.
+    assert!(closed > 3_500, "{closed} of {cases} took the closed form");
+    assert!(
+        errors > 100 && guarded > 100,
+        "{errors} errors, {guarded} guarded"
+    );
+}
