@@ -333,7 +333,9 @@ pub fn split_cases<T>(
         return Err(SymError::Unsupported {
             op: g.last().map_or("eval", |x| x.op),
             what: format!(
-                "the answer holds only where {} hold, and no size the search tried satisfies                  them all (the decision procedure cannot refute them either); every other case                  refuses",
+                "the answer holds only where {} hold, and no size the search tried satisfies \
+                 them all (the decision procedure cannot refute them either); every other case \
+                 refuses",
                 g.iter()
                     .map(|x| x.to_string())
                     .collect::<Vec<_>>()

@@ -707,7 +707,11 @@ impl Poly {
         };
         let mut out = Terms::with_capacity(self.terms.len());
         for (m, c) in self.terms.iter() {
-            if c % qc != 0 {
+            // `i64::MIN` by `-1`: the exact quotient does not fit; no closed form.
+            let (Some(r), Some(k)) = (c.checked_rem(*qc), c.checked_div(*qc)) else {
+                return Ok(None);
+            };
+            if r != 0 {
                 return Ok(None);
             }
             let mut rest: Vec<(Atom, u32)> = m.to_vec();
@@ -722,7 +726,7 @@ impl Poly {
                     _ => return Ok(None),
                 }
             }
-            out.push((rest.into(), c / qc));
+            out.push((rest.into(), k));
         }
         Ok(Some(Poly::from_terms(out)?))
     }

@@ -755,3 +755,25 @@ fn an_extent_is_at_least_one() {
         vec!["M > i".to_string(), "N > j".to_string()]
     );
 }
+
+/// Coefficients at the edge of `i64` divide without a panic: `i64::MIN * M` by `-M` (whose
+/// exact quotient `-i64::MIN` does not fit) and a constant `i64::MIN` under a negative divisor.
+#[test]
+fn quotients_at_the_edge_of_i64_do_not_panic() {
+    use tessera::symbolic::parse_expr;
+    let min_m = parse_expr("-9223372036854775807*M - M").expect("i64::MIN * M");
+    let neg_m = parse_expr("-M").expect("-M");
+    for r in [
+        min_m.floor_div(&neg_m),
+        min_m.ceil_div(&neg_m),
+        min_m.rem(&neg_m),
+    ] {
+        // an answer (a quotient atom) or a typed error, never a panic
+        let _ = r;
+    }
+    let min = parse_expr("-9223372036854775807 - 1").expect("i64::MIN");
+    for d in ["-1", "-2", "3", "M"] {
+        let d = parse_expr(d).expect("divisor");
+        let _ = (min.floor_div(&d), min.ceil_div(&d), min.rem(&d));
+    }
+}
