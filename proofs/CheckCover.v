@@ -40,18 +40,10 @@
 
 From Coq Require Import Arith Lia ZArith Bool List.
 From Coq Require FinFun.
+From Tessera Require Check.
 Import ListNotations.
 
 Open Scope Z_scope.
-
-(** Mixed-radix digits are unique. *)
-Lemma cc_decomp : forall a b a' b' B, 0 <= b < B -> 0 <= b' < B -> a * B + b = a' * B + b' ->
-  a = a' /\ b = b'.
-Proof.
-  intros a b a' b' B Hb Hb' E.
-  assert (Q : (a * B + b) / B = (a' * B + b') / B) by (rewrite E; reflexivity).
-  rewrite !Z.div_add_l in Q by lia. rewrite !Z.div_small in Q by lia. split; lia.
-Qed.
 
 (** ** SM90 boxes *)
 
@@ -86,7 +78,7 @@ Proof.
     assert (s * q <= (f - 1) * q) by (apply Z.mul_le_mono_nonneg_r; lia).
     assert (0 <= s * q) by nia. split; [lia|exact Hk].
   - intros s r k s' r' k' [Hs [Hr Hk]] [Hs' [Hr' Hk']] Er Ek.
-    destruct (cc_decomp s r s' r' q) as [E1 E2]; [lia|lia|exact Er|]. lia.
+    destruct (Check.decomp s r s' r' q) as [E1 E2]; [lia|lia|exact Er|]. lia.
   - intros x y Hx Hy. exists (x / q), (x mod q), y.
     pose proof (Z.mod_pos_bound x q ltac:(lia)).
     split; [|split; [|reflexivity]].
@@ -173,8 +165,8 @@ Proof.
   - intros s a j s' a' j' [Hs [Hav Hj]] [Hs' [Hav' Hj']] Eq. unfold kidx in Eq.
     assert (B : 0 <= a * k + j < k * ak) by nia. assert (B' : 0 <= a' * k + j' < k * ak) by nia.
     rewrite <- !Z.add_assoc in Eq.
-    destruct (cc_decomp s (a * k + j) s' (a' * k + j') (k * ak)) as [E1 E2]; [lia|lia|exact Eq|].
-    destruct (cc_decomp a j a' j' k) as [E3 E4]; [lia|lia|exact E2|]. lia.
+    destruct (Check.decomp s (a * k + j) s' (a' * k + j') (k * ak)) as [E1 E2]; [lia|lia|exact Eq|].
+    destruct (Check.decomp a j a' j' k) as [E3 E4]; [lia|lia|exact E2|]. lia.
   - intros kk Hkk. exists (kk / (k * ak)), ((kk mod (k * ak)) / k), ((kk mod (k * ak)) mod k).
     pose proof (Z.mod_pos_bound kk (k * ak) ltac:(nia)) as M1.
     pose proof (Z.mod_pos_bound (kk mod (k * ak)) k ltac:(lia)) as M2.
