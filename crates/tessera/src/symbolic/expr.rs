@@ -305,7 +305,8 @@ fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
     if b.is_empty() {
         return Ok(a.clone());
     }
-    let mut out: Vec<(Atom, u32)> = Vec::with_capacity(a.len() + b.len());
+    let mut out: smallvec::SmallVec<[(Atom, u32); 4]> =
+        smallvec::SmallVec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
@@ -321,7 +322,7 @@ fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono, SymError> {
             j += 1;
         }
     }
-    Ok(out.into())
+    Ok(Mono(Shared::from(out)))
 }
 
 impl Poly {
@@ -532,6 +533,14 @@ impl Poly {
         }
         if let Some(c) = self.as_const() {
             return other.scale(c);
+        }
+        if let ([(ma, ca)], [(mb, cb)]) = (self.terms.as_slice(), other.terms.as_slice()) {
+            // One term times one: `from_terms` of it (nonzero coefficients have a nonzero
+            // product).
+            let c = ca.checked_mul(*cb).ok_or_else(|| ovf("coefficient"))?;
+            return Ok(Poly {
+                terms: Shared::One((mono_mul(ma, mb)?, c)),
+            });
         }
         let mut t = Terms::with_capacity(self.terms.len() * other.terms.len());
         for (ma, ca) in self.terms.iter() {

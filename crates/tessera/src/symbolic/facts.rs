@@ -1117,7 +1117,7 @@ impl Facts {
                     py.decide_zero()
                 } else {
                     let c = q.checked_abs()?;
-                    let b = i64::try_from(py.c).ok()?;
+                    let b = py.c;
                     let g = py.gcd();
                     if g % c == 0 && b.rem_euclid(c) == 0 {
                         Some(true)
@@ -1468,33 +1468,60 @@ impl AtomMemo {
 /// dropped, as canonicalization drops them).
 #[derive(Default)]
 struct Lin {
-    c: i128,
-    t: smallvec::SmallVec<[(Atom, i128, Iv); 4]>,
+    c: i64,
+    t: smallvec::SmallVec<[(Atom, i64, AtomIv); 4]>,
     /// The sum of the magnitudes of every product and sum formed: kept under `LIN_LIMIT`, so the
-    /// general path's checked `i64` arithmetic, in any order, would not overflow.
-    mag: i128,
+    /// general path's checked `i64` arithmetic, in any order, would not overflow (and every
+    /// value, computed in `i128`, is stored in `i64`).
+    mag: i64,
 }
 
-const LIN_LIMIT: i128 = 1 << 60;
+/// An atom's interval in a [`Lin`]: ends under `IV_LIMIT` in magnitude, stored in `i64`.
+#[derive(Clone, Copy)]
+struct AtomIv {
+    lo: Option<i64>,
+    hi: Option<i64>,
+}
+
+impl AtomIv {
+    fn wide(&self) -> Iv {
+        Iv {
+            lo: self.lo.map(i128::from),
+            hi: self.hi.map(i128::from),
+        }
+    }
+}
+
+const LIN_LIMIT: i64 = 1 << 60;
 
 /// The largest magnitude of an atom's interval end the fast path takes (sums of products with
 /// coefficients under `LIN_LIMIT` then stay far inside `i128`, in any order).
 const IV_LIMIT: i128 = 1 << 62;
 
 impl Lin {
-    fn bump(&mut self, v: i128) -> Option<i128> {
+    fn bump(&mut self, v: i128) -> Option<i64> {
+        let v = i64::try_from(v).ok()?;
         self.mag = self.mag.checked_add(v.checked_abs()?)?;
         (self.mag < LIN_LIMIT).then_some(v)
     }
 
-    fn term(&mut self, a: Atom, coef: i128, iv: Iv) -> Option<()> {
+    fn term(&mut self, a: Atom, coef: i64, iv: Iv) -> Option<()> {
         let small = |e: Option<i128>| e.is_none_or(|e| e.abs() < IV_LIMIT);
         if !small(iv.lo) || !small(iv.hi) {
             return None;
         }
+        // (Under `IV_LIMIT`: both ends fit.)
+        let iv = AtomIv {
+            lo: iv.lo.and_then(|e| i64::try_from(e).ok()),
+            hi: iv.hi.and_then(|e| i64::try_from(e).ok()),
+        };
+        self.term_small(a, coef, iv)
+    }
+
+    fn term_small(&mut self, a: Atom, coef: i64, iv: AtomIv) -> Option<()> {
         match self.t.iter().position(|t| t.0 == a) {
             Some(j) => {
-                let v = self.bump(self.t[j].1 + coef)?;
+                let v = self.bump(i128::from(self.t[j].1) + i128::from(coef))?;
                 if v == 0 {
                     self.t.remove(j);
                 } else {
@@ -1510,9 +1537,9 @@ impl Lin {
     /// power, when rewriting fails, or when the values grow too large.
     fn add(&mut self, f: &Facts, p: &Poly, sign: i128, memo: &mut AtomMemo) -> Option<()> {
         for (m, c) in p.terms() {
-            let c = self.bump(sign * i128::from(*c))?;
+            let c = i128::from(self.bump(sign * i128::from(*c))?);
             match m.as_slice() {
-                [] => self.c = self.bump(self.c + c)?,
+                [] => self.c = self.bump(i128::from(self.c) + c)?,
                 [(Atom::Name(n), 1)] => {
                     let def = match f.b.defs.is_empty() {
                         true => None,
@@ -1528,14 +1555,14 @@ impl Lin {
                         None => (None, 1, 0, f.b.info_of_name(n)),
                     };
                     // n = a*(x0 + m*y') + k.
-                    let ax0 = self.bump(a * i128::from(i.x0))?;
-                    let off = self.bump(ax0 + k)?;
-                    let cst = self.bump(c * off)?;
-                    self.c = self.bump(self.c + cst)?;
+                    let ax0 = i128::from(self.bump(a * i128::from(i.x0))?);
+                    let off = i128::from(self.bump(ax0 + k)?);
+                    let cst = i128::from(self.bump(c * off)?);
+                    self.c = self.bump(i128::from(self.c) + cst)?;
                     if i.ymax == Some(0) {
                         continue;
                     }
-                    let am = self.bump(a * i128::from(i.m))?;
+                    let am = i128::from(self.bump(a * i128::from(i.m))?);
                     let coef = self.bump(c * am)?;
                     let iv = Iv {
                         lo: Some(0),
@@ -1567,7 +1594,7 @@ impl Lin {
                     for (bm, k) in base.terms() {
                         let k = self.bump(c * i128::from(*k))?;
                         match bm.as_slice() {
-                            [] => self.c = self.bump(self.c + k)?,
+                            [] => self.c = self.bump(i128::from(self.c) + i128::from(k))?,
                             [(b, 1)] => self.term(b.clone(), k, f.atom_interval(b))?,
                             _ => return None,
                         }
@@ -1599,7 +1626,7 @@ impl Lin {
             Atom::Mod(x, q) => (x, q, 2),
             _ => return None,
         };
-        let q = i128::from(q.as_const().filter(|q| *q >= 2)?);
+        let q = q.as_const().filter(|q| *q >= 2)?;
         if x.terms()
             .iter()
             .any(|(m, _)| !matches!(m.as_slice(), [] | [(Atom::Name(_), 1)]))
@@ -1620,16 +1647,16 @@ impl Lin {
         let (whole, r) = (inner.c.div_euclid(q), inner.c.rem_euclid(q));
         let cst = match kind {
             0 => whole,
-            1 => whole + i128::from(r > 0),
+            1 => whole + i64::from(r > 0),
             _ => r,
         };
         Some((|| {
-            let k = self.bump(c * cst)?;
-            self.c = self.bump(self.c + k)?;
+            let k = self.bump(c * i128::from(cst))?;
+            self.c = self.bump(i128::from(self.c) + i128::from(k))?;
             if kind != 2 {
                 for (b, w, iv) in &inner.t {
-                    let k = self.bump(c * (w / q))?;
-                    self.term(b.clone(), k, *iv)?;
+                    let k = self.bump(c * i128::from(w / q))?;
+                    self.term_small(b.clone(), k, *iv)?;
                 }
             }
             Some(())
@@ -1640,24 +1667,22 @@ impl Lin {
     fn interval(&self) -> Iv {
         let mut acc = Iv::point(0);
         if self.c != 0 {
-            acc = acc.add(&Iv::point(self.c));
+            acc = acc.add(&Iv::point(i128::from(self.c)));
         }
         for (_, coef, iv) in &self.t {
-            acc = acc.add(&Iv::point(*coef).mul(iv));
+            acc = acc.add(&Iv::point(i128::from(*coef)).mul(&iv.wide()));
         }
         acc
     }
 
     /// The gcd of the non-constant coefficients (0 when there are none).
     fn gcd(&self) -> i64 {
-        self.t
-            .iter()
-            .fold(0, |g, t| gcd(g, i64::try_from(t.1).unwrap_or(0)))
+        self.t.iter().fold(0, |g, t| gcd(g, t.1))
     }
 
     /// `Facts::decide_zero` on the rewritten polynomial.
     fn decide_zero(&self) -> Option<bool> {
-        let b = i64::try_from(self.c).ok()?;
+        let b = self.c;
         if self.t.is_empty() {
             return Some(b == 0);
         }

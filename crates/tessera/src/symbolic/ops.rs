@@ -85,6 +85,18 @@ pub fn crd2idx(ctx: &mut Ctx, coord: &Item, l: &SymLayout) -> Result<Poly, SymEr
 }
 
 pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly, SymError> {
+    crd2idx_walk(Some(ctx), coord, n)
+}
+
+/// The index of a coordinate whose domain conditions are already required (by [`in_domain`],
+/// which requires literally the conditions [`crd2idx_node`] would: each is then a recorded
+/// guard or was proved, so it is not decided twice).
+fn offset_node(coord: &Item, n: &Node) -> Result<Poly, SymError> {
+    crd2idx_walk(None, coord, n)
+}
+
+/// [`crd2idx_node`], requiring `0 <= c_i < s_i` on the way when given a context.
+fn crd2idx_walk(mut ctx: Option<&mut Ctx>, coord: &Item, n: &Node) -> Result<Poly, SymError> {
     match (coord, n) {
         (Item::Tuple(cs), Node::Tuple(ms)) => {
             if cs.len() != ms.len() {
@@ -99,15 +111,24 @@ pub(crate) fn crd2idx_node(ctx: &mut Ctx, coord: &Item, n: &Node) -> Result<Poly
             }
             let mut acc = c(0);
             for (ci, mi) in cs.iter().zip(ms) {
-                acc = acc.add(&crd2idx_node(ctx, ci, mi)?)?;
+                acc = acc.add(&crd2idx_walk(ctx.as_deref_mut(), ci, mi)?)?;
             }
             Ok(acc)
         }
         (Item::Expr(i), _) => {
-            let sz = size_node(n)?;
-            ctx.require_on(Rel::Ge, i, &ZERO, "crd2idx")?;
-            ctx.require_on(Rel::Ge, &sz.sub(&ONE)?, i, "crd2idx")?;
-            index_expr(i, n)
+            match ctx {
+                Some(ctx) => {
+                    let sz = size_node(n)?;
+                    ctx.require_on(Rel::Ge, i, &ZERO, "crd2idx")?;
+                    ctx.require_on(Rel::Ge, &sz.sub(&ONE)?, i, "crd2idx")?;
+                    index_expr(i, n)
+                }
+                // In the domain: a leaf's index is `i*d` (no quotient to form).
+                None => match n {
+                    Node::Leaf(_, d) => i.mul(d),
+                    _ => index_expr(i, n),
+                },
+            }
         }
         (Item::Tuple(_), Node::Leaf(..)) => Err(SymError::Unsupported {
             op: "crd2idx",
@@ -472,40 +493,54 @@ fn by_mode(
 }
 
 fn divide_part(ctx: &mut Ctx, a: &Node, b: &SymLayout) -> Result<Node, SymError> {
-    if let (Node::Leaf(s, d), Node::Leaf(t, one)) = (a, &b.root) {
-        // (Not when the decisions are traced: the bridge replays the general path's.)
-        let compact_tile = ctx.trace.is_none()
-            && one.as_const() == Some(1)
-            && t.as_const()
-                .is_some_and(|t| (2..=COMPACT_TILE_MAX).contains(&t));
-        if compact_tile {
-            return divide_leaf_by_compact_tile(ctx, s, d, t);
+    if let Node::Leaf(s, d) = a {
+        if let Some(t) = compact_tile(ctx, b) {
+            let (tile, (r, dr)) = divide_leaf_by_compact_tile(ctx, s, d, t)?;
+            return Ok(Node::Tuple(vec![tile, Node::Leaf(r, dr)]));
         }
     }
     divide_part_general(ctx, a, b)
+}
+
+/// `t` when the tile `b` is `t:1` with a constant `2 <= t <= COMPACT_TILE_MAX` (the domain of
+/// the closed forms), and the decisions are not traced (the bridge replays the general path's).
+#[inline]
+fn compact_tile<'a>(ctx: &Ctx, b: &'a SymLayout) -> Option<&'a Poly> {
+    match &b.root {
+        Node::Leaf(t, one)
+            if ctx.trace.is_none()
+                && one.as_const() == Some(1)
+                && t.as_const()
+                    .is_some_and(|t| (2..=COMPACT_TILE_MAX).contains(&t)) =>
+        {
+            Some(t)
+        }
+        _ => None,
+    }
 }
 
 /// The largest constant tile [`divide_leaf_by_compact_tile`] takes (far from `i64::MAX`, whose
 /// comparisons the general path could refuse to negate).
 const COMPACT_TILE_MAX: i64 = 1 << 40;
 
-/// `logical_divide` of one leaf mode `s:d` by a compact constant tile `t:1` (`2 <= t <= 2^40`):
-/// `(t, ceil_div(s,t)):(d, t*d)`, or `(t, 1):(d, 0)` when `ceil_div(s,t) == 1` is proved: the
-/// general path's answer computed in closed form. The general path
-/// (`A ∘ (t:1, complement(t:1, s))`) decides, besides constant conditions that hold or fail
-/// whatever the facts (`1 == 0`, `t == 1`, `1 >= 1`, `1 | 1`, `t == 0`, `t >= 1`: never a
+/// `logical_divide` of one leaf mode `s:d` by a compact constant tile `t:1` (`2 <= t <= 2^40`),
+/// as its two modes (tile, rest): `(t, ceil_div(s,t)):(d, t*d)`, or `(t, 1):(d, 0)` when
+/// `ceil_div(s,t) == 1` is proved: the general path's answer computed in closed form. The
+/// general path (`A ∘ (t:1, complement(t:1, s))`) decides, besides constant conditions that
+/// hold or fail whatever the facts (`1 == 0`, `t == 1`, `1 >= 1`, `1 | 1`, `t == 0`, `t >= 1`: never a
 /// guard, never an error), exactly two conditions, with no guard: `ceil_div(s,t) == 1` (the
 /// rest mode dropped by complement's coalesce) and `s == 1` (A's coalesce, whose answer
 /// changes nothing for a one-mode A, whose stride alone is read): both are decided here, in the
 /// same order, so that an error of the decision procedure is the same error. The arithmetic is
 /// the general path's (`ceil_div(s,t)`, then `t*d`), so an overflow is the same error too.
 /// `tests/symbolic/fast_paths.rs` compares the two paths on random cases with random facts.
+#[inline(always)]
 fn divide_leaf_by_compact_tile(
     ctx: &mut Ctx,
     s: &Poly,
     d: &Poly,
     t: &Poly,
-) -> Result<Node, SymError> {
+) -> Result<(Node, (Poly, Poly)), SymError> {
     let q = s.ceil_div(t)?;
     let one_tile = ctx.decide_ref(PredRef {
         rel: Rel::Eq,
@@ -518,12 +553,12 @@ fn divide_leaf_by_compact_tile(
         rhs: &ONE,
     })?;
     let rest = if one_tile {
-        Node::Leaf(c(1), c(0))
+        (c(1), c(0))
     } else {
         let td = t.mul(d)?;
-        Node::Leaf(q, td)
+        (q, td)
     };
-    Ok(Node::Tuple(vec![Node::Leaf(t.clone(), d.clone()), rest]))
+    Ok((Node::Leaf(t.clone(), d.clone()), rest))
 }
 
 /// `logical_divide` of one mode by one layout, CuTe's way: `A ∘ (B, complement(B, size(A)))`.
@@ -787,7 +822,85 @@ pub fn local_tile(
     t: &Tiler,
     coord: &Item,
 ) -> Result<(SymLayout, Poly), SymError> {
+    if let (Tiler::Tuple(ts), Node::Tuple(ms), Item::Tuple(cs)) = (t, &a.root, coord) {
+        if let Some(r) = local_tile_compact(ctx, ts, ms, cs) {
+            return r;
+        }
+    }
     let z = zipped_divide(ctx, a, t)?;
+    local_tile_of(ctx, z, coord)
+}
+
+/// [`local_tile`] where every mode of A is a leaf `s_i:d_i`, tiled by a compact constant tile
+/// `t_i:1` (as [`compact_tile`]), at a coordinate of expressions, one per mode: the general
+/// path's answer without building the divide's tree. It runs the general path's steps in its
+/// order: each mode divided by [`divide_leaf_by_compact_tile`], then `in_domain`'s two
+/// conditions per mode, then the offset `Σ c_i * d'_i` over the rest modes `r_i:d'_i`.
+/// `None` when the case is not of that form (nothing decided yet).
+/// `tests/symbolic/fast_paths.rs` compares it with [`local_tile_general`].
+fn local_tile_compact(
+    ctx: &mut Ctx,
+    ts: &[Tiler],
+    ms: &[Node],
+    cs: &[Item],
+) -> Option<Result<(SymLayout, Poly), SymError>> {
+    if ts.len() != ms.len() || cs.len() != ms.len() {
+        return None;
+    }
+    let mut leaves = Vec::with_capacity(ms.len());
+    for ((ti, mi), ci) in ts.iter().zip(ms).zip(cs) {
+        match (ti, mi, ci) {
+            (Tiler::Layout(b), Node::Leaf(s, d), Item::Expr(i)) => {
+                leaves.push((s, d, compact_tile(ctx, b)?, i));
+            }
+            _ => return None,
+        }
+    }
+    Some((|| {
+        const OP: &str = "local_tile";
+        let (mut tiles, mut rests) = (Vec::with_capacity(ms.len()), Vec::new());
+        for &(s, d, t, _) in &leaves {
+            let (tile, rest) = divide_leaf_by_compact_tile(ctx, s, d, t)?;
+            tiles.push(tile);
+            rests.push(rest);
+        }
+        // Each rest mode is a leaf `r:d'`: `in_domain` requires `0 <= c <= r - 1` (`r` is its
+        // size), and the offset of `c` in it is `c*d'`.
+        for (&(.., i), (r, _)) in leaves.iter().zip(&rests) {
+            ctx.require_on(Rel::Ge, i, &ZERO, OP)?;
+            ctx.require_on(Rel::Ge, &r.sub(&ONE)?, i, OP)?;
+        }
+        let mut off: Option<Poly> = None;
+        for (&(.., i), (_, d)) in leaves.iter().zip(&rests) {
+            let term = i.mul(d)?;
+            off = Some(match off {
+                None => term,
+                Some(o) => o.add(&term)?,
+            });
+        }
+        Ok((SymLayout::new(Node::Tuple(tiles)), off.unwrap_or(ZERO)))
+    })())
+}
+
+/// [`local_tile`] without its closed forms: always the tile and rest of CuTe's
+/// `zipped_divide` (through [`logical_divide_general`]). For the tests that compare the two.
+///
+/// Pre/Post: as [`local_tile`] (the same layout, guards and errors). Example: see
+/// `tests/symbolic/fast_paths.rs`.
+#[doc(hidden)]
+pub fn local_tile_general(
+    ctx: &mut Ctx,
+    a: &SymLayout,
+    t: &Tiler,
+    coord: &Item,
+) -> Result<(SymLayout, Poly), SymError> {
+    let z = unzip(logical_divide_general(ctx, a, t)?, t)?;
+    local_tile_of(ctx, z, coord)
+}
+
+/// The tile of a zipped divide `z` and the offset of `coord` in its rest mode (in bounds,
+/// decided or guarded).
+fn local_tile_of(ctx: &mut Ctx, z: SymLayout, coord: &Item) -> Result<(SymLayout, Poly), SymError> {
     let (tile, rest) = match z.root {
         Node::Tuple(mut ms) if ms.len() == 2 => match (ms.pop(), ms.pop()) {
             (Some(rest), Some(tile)) => (tile, rest),
@@ -801,7 +914,7 @@ pub fn local_tile(
         }
     };
     in_domain(ctx, coord, &rest, "local_tile")?;
-    let off = crd2idx_node(ctx, coord, &rest)?;
+    let off = offset_node(coord, &rest)?;
     Ok((SymLayout::new(tile), off))
 }
 

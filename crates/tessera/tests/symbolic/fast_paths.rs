@@ -1,10 +1,13 @@
 //! The closed forms of the symbolic algebra against its general path: on random cases with
 //! random facts (and guards already gathered), `logical_divide` (which divides a leaf mode by a
 //! compact constant tile `t:1` in closed form) gives exactly what
-//! `logical_divide_general` (always `A ∘ (T, complement(T, size(A)))`) gives: the same layout,
-//! the same guards in the same order, the same facts after, or the same error.
+//! `logical_divide_general` (always `A ∘ (T, complement(T, size(A)))`) gives, and `local_tile`
+//! (whose closed form skips the divide's tree) exactly what `local_tile_general` (the tile and
+//! rest of that general divide) gives: the same result, the same guards in the same order, the
+//! same facts after, or the same error.
 
 use super::symbolic_instantiation::{facts, shape_leaf, Rng, NAMES};
+use tessera::symbolic::expr::Item;
 use tessera::symbolic::layout::Node;
 use tessera::symbolic::ops::{self, parse_tiler, Tiler};
 use tessera::symbolic::{parse_expr, Ctx, Facts, Pred, SymLayout};
@@ -179,6 +182,134 @@ fn the_closed_form_divide_agrees_with_the_general_path() {
     eprintln!("{cases} cases: {closed} took the closed form, {errors} errors, {guarded} guarded");
     // Most cases take the closed form somewhere; some fail, some are guarded.
     assert!(closed > 3_500, "{closed} of {cases} took the closed form");
+    assert!(
+        errors > 100 && guarded > 100,
+        "{errors} errors, {guarded} guarded"
+    );
+}
+
+/// A coordinate for `local_tile`, with its text: mostly one expression per mode (names,
+/// constants, edges), sometimes a single expression or a tuple of another rank.
+fn coordinate(r: &mut Rng, rank: usize) -> (Item, String) {
+    let one = |r: &mut Rng| {
+        let t = if r.chance(80) {
+            r.pick(&["bm", "bk", "bm", "bk", "0", "1"])
+        } else {
+            r.pick(&["3", "M", "K/64", "bm+1", "-1", "2*bk", BIG])
+        };
+        (Item::Expr(parse_expr(t).unwrap()), t.to_string())
+    };
+    let tuple = |r: &mut Rng, n: usize| {
+        let (items, texts): (Vec<Item>, Vec<String>) = (0..n).map(|_| one(r)).unzip();
+        (Item::Tuple(items), format!("({})", texts.join(",")))
+    };
+    match r.below(10) {
+        0 => one(r),
+        1 => {
+            let n = 1 + r.below(rank + 1);
+            tuple(r, n)
+        }
+        _ => tuple(r, rank),
+    }
+}
+
+/// Whether `local_tile`'s closed form applies: every mode of A a leaf, tiled by a compact tile,
+/// at a tuple of one expression per mode.
+fn local_tile_closed_form(a: &Node, t: &Tiler, c: &Item) -> bool {
+    let (Node::Tuple(ms), Tiler::Tuple(ts), Item::Tuple(cs)) = (a, t, c) else {
+        return false;
+    };
+    ms.len() == ts.len()
+        && cs.len() == ts.len()
+        && cs.iter().all(|c| matches!(c, Item::Expr(_)))
+        && ms
+            .iter()
+            .zip(ts)
+            .all(|(m, t)| matches!(m, Node::Leaf(..)) && takes_closed_form(m, t))
+}
+
+#[test]
+fn the_closed_form_local_tile_agrees_with_the_general_path() {
+    let mut r = Rng(0x5EED_FA57_0000_0002);
+    let (mut cases, mut closed, mut errors, mut guarded) = (0usize, 0usize, 0usize, 0usize);
+    while cases < 10_000 {
+        let mut fs = facts(&mut r, &NAMES);
+        for _ in 0..r.below(3) {
+            fs.push(r.pick(&EXTRA_FACTS).to_string());
+        }
+        if r.chance(30) {
+            fs.push(
+                r.pick(&["bm <= 3", "bk >= 1", "bm == 0", "bk <= 100"])
+                    .to_string(),
+            );
+        }
+        let Ok(f) = Facts::parse(&fs) else { continue };
+        let (at, rank) = layout(&mut r);
+        // (A rank-1 layout is a leaf, not the closed form's tuple: mostly drawn again.)
+        if rank == 1 && r.chance(80) {
+            continue;
+        }
+        // Mostly a tuple of compact tiles, one per mode (the closed form's domain).
+        let tt = if r.chance(70) {
+            let ts: Vec<String> = (0..rank)
+                .map(|_| {
+                    if r.chance(90) {
+                        r.pick(&["2", "4", "8", "64", "128", "128", "1099511627776"])
+                    } else {
+                        r.pick(&["3", "1", "1099511627777"])
+                    }
+                    .to_string()
+                })
+                .collect();
+            format!("({})", ts.join(","))
+        } else {
+            tiler(&mut r, rank)
+        };
+        let (c, ct) = coordinate(&mut r, rank);
+        let (Ok(a), Ok(t)) = (at.parse::<SymLayout>(), parse_tiler(&tt)) else {
+            continue;
+        };
+        let pre: Vec<Pred> = match r.below(4) {
+            0 => vec![Pred::ge(
+                parse_expr("bm").unwrap(),
+                parse_expr("2").unwrap(),
+            )],
+            1 => vec![Pred::ge(
+                parse_expr("M*K").unwrap(),
+                parse_expr("ceil_div(M,128)").unwrap(),
+            )],
+            _ => vec![],
+        };
+        let run = |general: bool| {
+            let mut ctx = Ctx::new(f.clone());
+            for p in &pre {
+                let _ = ctx.require(p.clone(), "pre");
+            }
+            let out = if general {
+                ops::local_tile_general(&mut ctx, &a, &t, &c)
+            } else {
+                ops::local_tile(&mut ctx, &a, &t, &c)
+            };
+            (out, ctx.guards.clone(), ctx.facts.clone())
+        };
+        let (fast, general) = (run(false), run(true));
+        assert_eq!(fast.0, general.0, "{at} by {tt} at {ct} under {fs:?}");
+        assert_eq!(
+            fast.1, general.1,
+            "guards of {at} by {tt} at {ct} under {fs:?}"
+        );
+        assert!(
+            fast.2 == general.2,
+            "facts after {at} by {tt} at {ct} under {fs:?}"
+        );
+        cases += 1;
+        closed += usize::from(local_tile_closed_form(&a.root, &t, &c));
+        errors += usize::from(fast.0.is_err());
+        guarded += usize::from(fast.1.len() > pre.len());
+    }
+    eprintln!("{cases} cases: {closed} took the closed form, {errors} errors, {guarded} guarded");
+    // (About a quarter take the closed form; the others, and the errors, check the fallback.)
+    assert!(closed > 2_000, "{closed} of {cases} took the closed form");
     assert!(
         errors > 100 && guarded > 100,
         "{errors} errors, {guarded} guarded"
