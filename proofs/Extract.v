@@ -8,7 +8,7 @@
 From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
   SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check
-  SmemSum TmaBox SymbolicFacts BackwardRust SymbolicOps CheckCover Banks SymbolicQuot.
+  SmemSum TmaBox SymbolicFacts BackwardRust SymbolicOps CheckCover Banks BanksLinear SymbolicQuot.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
@@ -23,4 +23,5 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   plan rterms rext rpropagate
   srun snegate scomposition scomplement sdivide
   box_decision k_decision
-  phase_cost phase_words disagreement swizzle_bytes.
+  phase_cost phase_words disagreement swizzle_bytes
+  linear_per_phase.

@@ -125,6 +125,9 @@
      Y tma mma           ->  "diff total": disagreement tma mma (Banks.v), the chunk count
                              behind the checker's swizzle_match
      H addr sw           ->  swizzle_bytes addr sw (Banks.v)
+     BL eb nv v1 .. vnv nt t1 .. tnt
+                         ->  linear_per_phase eb [v1; ..] [t1; ..] (BanksLinear.v): the
+                             wavefronts of every phase of analyze_linear's F2 path
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -899,6 +902,16 @@ let answer line =
       let zi s = z_of_int (int_of_string s) in
       (match disagreement (zi t) (zi m) with
        | Pair (d, tot) -> string_of_int (int_of_z d) ^ " " ^ string_of_int (int_of_z tot))
+  | "BL" :: eb :: nv :: rest ->
+      let zi s = z_of_int (int_of_string s) in
+      let nv = int_of_string nv in
+      let vs = List.filteri (fun i _ -> i < nv) rest in
+      (match List.filteri (fun i _ -> i >= nv) rest with
+       | nt :: ts when List.length ts = int_of_string nt && List.length vs = nv ->
+           string_of_int
+             (int_of_z (linear_per_phase (zi eb) (coq_of_list (List.map zi vs))
+                          (coq_of_list (List.map zi ts))))
+       | _ -> failwith "BL: eb nv v.. nt t..")
   | [ "H"; a; sw ] ->
       let zi s = z_of_int (int_of_string s) in
       string_of_int (int_of_z (swizzle_bytes (zi a) (zi sw)))

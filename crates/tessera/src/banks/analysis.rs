@@ -688,6 +688,58 @@ pub(crate) fn analyze_linear(
     g: &Geometry,
     dtype: Dtype,
 ) -> BResult<Option<Report>> {
+    Ok(analyze_linear_traced(smem, acc, g, dtype)?.map(|(r, _)| r))
+}
+
+/// What [`analyze_linear`] computed a phase's count from (a hook for the bridge to the proofs:
+/// `linear_per_phase_correct` in `proofs/BanksLinear.v` proves `per_phase` the enumeration's
+/// count of every phase whose thread bytes are a translate of the span of `thread_bytes`).
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearTrace {
+    /// `log2(sizeof(T))`: the span's first bits, the bytes of one element.
+    pub elem_bits: u32,
+    /// `value_byte[..nb]`: the byte offsets of the values of one vector (`elem << j`).
+    pub value_bytes: Vec<u64>,
+    /// `thread_byte[..log2(pt)]`: the byte offsets of the lanes of one phase.
+    pub thread_bytes: Vec<u64>,
+    /// The vector width `W`.
+    pub vector_bytes: u64,
+    /// `2^(rank(words) − rank(banks))`.
+    pub per_phase: u64,
+    /// The first phase's thread byte addresses, enumerated (`pt` of them).
+    pub phase_bytes: Vec<u64>,
+}
+
+/// [`analyze`]'s F2 path with what it computed: `Ok(None)` when the access does not take it.
+///
+/// Pre: as [`analyze`]. Post: the report is `analyze`'s when it is `Some`. Example: a row-major
+/// `(32,32):(32,1)` of `f32` read one column per thread (`(32,1):(1,0)`) takes it with
+/// `per_phase == 32` and thread bytes `128, 256, .., 2048`.
+#[doc(hidden)]
+pub fn linear_trace(
+    smem: &Smem,
+    acc: &Access,
+    dtype: Dtype,
+) -> BResult<Option<(Report, LinearTrace)>> {
+    let g = Geometry::new(smem, acc, dtype)?;
+    let Some((r, mut trace)) = analyze_linear_traced(smem, acc, &g, dtype)? else {
+        return Ok(None);
+    };
+    for t in 0..acc.instr.phase_threads(trace.vector_bytes) {
+        trace
+            .phase_bytes
+            .push(smem.offset(g.index(0, t, 0)?)? * g.elem);
+    }
+    Ok(Some((r, trace)))
+}
+
+fn analyze_linear_traced(
+    smem: &Smem,
+    acc: &Access,
+    g: &Geometry,
+    dtype: Dtype,
+) -> BResult<Option<(Report, LinearTrace)>> {
     let Some(sl) = smem.as_linear() else {
         return Ok(None);
     };
@@ -807,15 +859,26 @@ pub(crate) fn analyze_linear(
     // The worst phase (all are equal): the first one, enumerated to name its threads.
     let mut first = enumerate_one(smem, acc.instr, g, w)?;
     first.wavefronts = per_phase;
-    Ok(Some(Report {
+    let trace = LinearTrace {
+        elem_bits: eb,
+        value_bytes: value_byte[..nb].to_vec(),
+        thread_bytes: thread_byte[..pt.trailing_zeros() as usize].to_vec(),
         vector_bytes: w,
-        instructions: g.instances * per,
-        phases,
-        wavefronts: ideal * per_phase,
-        ideal,
-        worst: first,
-        method: "f2-rank",
-    }))
+        per_phase,
+        phase_bytes: Vec::new(),
+    };
+    Ok(Some((
+        Report {
+            vector_bytes: w,
+            instructions: g.instances * per,
+            phases,
+            wavefronts: ideal * per_phase,
+            ideal,
+            worst: first,
+            method: "f2-rank",
+        },
+        trace,
+    )))
 }
 
 /// The first phase of the first instruction, enumerated (≤ 32 threads).
