@@ -74,7 +74,7 @@ mutants = [
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
-    ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
+    ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place0) Z0)", "False", cert),
     ("digit load", "Z.ltb (Z.sub (nth k ax mode0).zextent (Zpos XH)) l", "False", cert),
     ("stride equation",
      "negb\n                               (Z.eqb (Z.mul u (nth k ax mode0).zstride)\n"
