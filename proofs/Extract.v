@@ -19,7 +19,7 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
   mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
   pitch_bits
-  facts_parse decide_static witness ctx_run qdecide
+  facts_parse decide_static witness ctx_run qdecide qtidy
   plan rterms rext rpropagate
   srun snegate scomposition scomplement sdivide
   box_decision k_decision

@@ -1162,3 +1162,338 @@ Proof.
   destruct (parse_all_ok fs raws P) as [W E].
   exact (qdecide_fits_sound F p b e (fits_of_rebuild raws F e W H Hpos (proj1 (E e) Hh)) Hd D).
 Qed.
+
+(** ** [Facts::tidy] *)
+
+(** *** Definedness survives the operations *)
+
+Lemma qmdef_app : forall e a b, mdef e a -> mdef e b -> mdef e (mmul a b).
+Proof.
+  intros e a. induction a as [| x k a' IH].
+  - intros b _ Hb. exact Hb.
+  - induction b as [| y l b' IHb]; intros Ha Hb; [exact Ha |].
+    rewrite mmul_cons. cbn [mdef] in Ha, Hb. destruct (cmp_qa x y); cbn [mdef].
+    + split; [tauto | apply IH; tauto].
+    + split; [tauto | apply IH; [tauto | cbn [mdef]; tauto]].
+    + split; [tauto | apply IHb; [cbn [mdef]; tauto | tauto]].
+Qed.
+
+Lemma qconst_def : forall e c, qdef e (qconst c).
+Proof. intros. unfold qconst. destruct (c =? 0); cbn; auto. Qed.
+
+Lemma qscale_def : forall e c p, qdef e p -> qdef e (qscale c p).
+Proof.
+  intros e c p H. unfold qscale. destruct (c =? 0); [cbn; auto |]. destruct (c =? 1); auto. apply qmap_def, H.
+Qed.
+
+Lemma qins_def : forall e m c p, mdef e m -> qdef e p -> qdef e (qins m c p).
+Proof.
+  intros e m c p Hm. induction p as [| m' c' r IH]; intro Hp; cbn [qins]; [cbn; auto |].
+  cbn [qdef] in Hp. destruct (cmp_qm m m'); cbn [qdef]; tauto.
+Qed.
+
+Lemma qfilter_def : forall e p, qdef e p -> qdef e (qfilter p).
+Proof.
+  intros e p. induction p as [| m c r IH]; intro H; cbn [qfilter]; [exact H |].
+  cbn [qdef] in H. destruct (c =? 0); cbn [qdef]; tauto.
+Qed.
+
+Lemma qmul_def : forall e p q, qdef e p -> qdef e q -> qdef e (qmul p q).
+Proof.
+  intros e p q Hp Hq. unfold qmul.
+  destruct (as_constq q); [apply qscale_def, Hp |].
+  destruct (as_constq p); [apply qscale_def, Hq |]. apply qfilter_def.
+  assert (T : forall m c q acc, mdef e m -> qdef e q -> qdef e acc -> qdef e (mul_term m c q acc)).
+  { intros m c q0. induction q0 as [| n d r IH]; intros acc Hm Hq0 Ha; cbn [mul_term]; [exact Ha |].
+    cbn [qdef] in Hq0. apply IH; [exact Hm | tauto |]. apply qins_def; [apply qmdef_app; tauto | exact Ha]. }
+  assert (R : forall p acc, qdef e p -> qdef e acc -> qdef e (mul_raw p q acc)).
+  { intros p0. induction p0 as [| m c r IH]; intros acc Hp0 Ha; cbn [mul_raw]; [exact Ha |].
+    cbn [qdef] in Hp0. apply IH; [tauto |]. apply T; tauto. }
+  apply R; [exact Hp | cbn; auto].
+Qed.
+
+Lemma qadd_def : forall e a b, qdef e a -> qdef e b -> qdef e (qadd a b).
+Proof. intros. apply qmerge_def; auto. Qed.
+
+Lemma qpow_mul_def : forall e k t b, qdef e t -> qdef e b -> qdef e (qpow_mul t b k).
+Proof. intros e k. induction k; intros t b Ht Hb; cbn [qpow_mul]; auto. apply IHk; auto. apply qmul_def; auto. Qed.
+
+Lemma split_mult_def : forall e p c, qdef e p ->
+  qdef e (fst (split_mult p c)) /\ qdef e (snd (split_mult p c)).
+Proof.
+  intros e p c. induction p as [| m k r IH]; intro H; cbn [split_mult]; [cbn; auto |].
+  cbn [qdef] in H. destruct (split_mult r c) as [w s]. cbn [fst snd] in *. destruct (IH (proj2 H)).
+  destruct (k / c =? 0), (k mod c =? 0); cbn [qdef]; tauto.
+Qed.
+
+Lemma mremove_def : forall e a k m m', mdef e m -> mremove a k m = Some m' -> mdef e m'.
+Proof.
+  intros e a k m. induction m as [| b l r IH]; intros m' Hm H; cbn [mremove] in H; [discriminate |].
+  cbn [mdef] in Hm. destruct (qa_eqb b a).
+  - destruct (Nat.leb k l); [| discriminate]. injection H as <-. destruct (Nat.eqb l k); cbn [mdef]; tauto.
+  - destruct (mremove a k r) as [r'|] eqn:R; cbn in H; [| discriminate]. injection H as <-.
+    cbn [mdef]. split; [tauto | apply (IH r'); tauto].
+Qed.
+
+Lemma mdiv_def : forall e q m m', mdef e m -> mdiv m q = Some m' -> mdef e m'.
+Proof.
+  intros e q. induction q as [| a k r IH]; intros m m' Hm H; cbn [mdiv] in H; [congruence |].
+  destruct (mremove a k m) as [m1|] eqn:R; [| discriminate].
+  exact (IH m1 m' (mremove_def e a k m m1 Hm R) H).
+Qed.
+
+Lemma qexact_div_def : forall e p q k, qdef e p -> qexact_div p q = Some k -> qdef e k.
+Proof.
+  intros e p q k Hp H. destruct q as [| qm0 qc [| m c r]]; cbn in H; try discriminate.
+  destruct (qc =? 0); [discriminate |].
+  assert (G : forall p acc r, qdef e p -> qdef e acc -> exact_go qm0 qc p acc = Some r -> qdef e r).
+  { intros p0. induction p0 as [| m c p' IH]; intros acc r Hp0 Ha Hg; cbn [exact_go] in Hg; [congruence |].
+    cbn [qdef] in Hp0. destruct (negb (Z.rem c qc =? 0)); [discriminate |].
+    destruct (mdiv m qm0) as [m'|] eqn:D; [| discriminate].
+    apply (IH (qins m' (Z.quot c qc) acc) r (proj2 Hp0)); [| exact Hg].
+    apply qins_def; [apply (mdiv_def e qm0 m m'); tauto | exact Ha]. }
+  destruct (exact_go qm0 qc p QZ) as [k'|] eqn:X; cbn in H; [| discriminate]. injection H as <-.
+  apply qfilter_def. apply (G p QZ); [exact Hp | cbn; auto | exact X].
+Qed.
+
+Lemma qatom_def : forall e a, adef e a -> qdef e (qatom a).
+Proof. intros. cbn. tauto. Qed.
+
+Lemma fdiv_pos_def : forall e f p c, 2 <= c -> qdef e p -> qdef e (fdiv_pos f p c).
+Proof.
+  intros e f. induction f as [| f IH]; intros p c Hc Hp; cbn [fdiv_pos];
+    destruct (split_mult_def e p c Hp) as [Hw Hr]; destruct (split_mult p c) as [w rest]; cbn [fst snd] in *;
+    (assert (Plain : qdef e (qadd w (qatom (AF rest (qconst c)))));
+     [apply qadd_def; [exact Hw | apply qatom_def; cbn [adef]; rewrite qconst_eval;
+       split; [exact Hr | split; [apply qconst_def | lia]]] |]);
+    (destruct (as_constq rest); [apply qadd_def; [exact Hw | apply qconst_def] |]).
+  - exact Plain.
+  - destruct (flat_of rest) as [[p' av]|] eqn:Fl; [| exact Plain].
+    destruct (flat_of_eval e rest p' av Fl) as [Hav _].
+    apply qadd_def; [exact Hw |]. apply IH; [nia |].
+    unfold flat_of in Fl.
+    repeat match type of Fl with
+    | context [match ?x with _ => _ end] => let E := fresh "E" in destruct x eqn:E; try discriminate
+    end.
+    injection Fl as <- <-. subst. cbn [qdef mdef adef] in Hr. tauto.
+Qed.
+
+Lemma fdiv_c_def : forall e p c, 1 <= c -> qdef e p -> qdef e (fdiv_c p c).
+Proof.
+  intros e p c Hc Hp. unfold fdiv_c. destruct (Z.eqb_spec c 1); [exact Hp |]. apply fdiv_pos_def; [lia | exact Hp].
+Qed.
+
+Lemma cdiv_c_def : forall e p c, 1 <= c -> qdef e p -> qdef e (cdiv_c p c).
+Proof.
+  intros e p c Hc Hp. unfold cdiv_c. destruct (Z.eqb_spec c 1); [exact Hp |].
+  destruct (split_mult_def e p c Hp) as [Hw Hr]. destruct (split_mult p c) as [w rest]. cbn [fst snd] in *.
+  destruct (as_constq rest); apply qadd_def; auto; [apply qconst_def |].
+  apply qatom_def. cbn [adef]. rewrite qconst_eval. split; [exact Hr | split; [apply qconst_def | lia]].
+Qed.
+
+Lemma qfloor_div_def : forall e p q r, qdef e p -> qdef e q -> qeval e q <> 0 ->
+  qfloor_div p q = Some r -> qdef e r.
+Proof.
+  intros e p q r Hp Hq Nq H. unfold qfloor_div in H. destruct (as_constq q) as [c|] eqn:C.
+  - destruct (Z.eqb_spec c 0); [discriminate |].
+    destruct (Z.ltb_spec c 0); injection H as <-.
+    + apply qscale_def, fdiv_c_def; [lia | exact Hp].
+    + apply fdiv_c_def; [lia | exact Hp].
+  - destruct (is_qz p); [injection H as <-; cbn; auto |].
+    destruct (qp_eqb p q); [injection H as <-; apply qconst_def |].
+    destruct (qexact_div p q) as [k|] eqn:X; injection H as <-.
+    + exact (qexact_div_def e p q k Hp X).
+    + apply qatom_def. cbn [adef]. tauto.
+Qed.
+
+Lemma qceil_div_def : forall e p q r, qdef e p -> qdef e q -> qeval e q <> 0 ->
+  qceil_div p q = Some r -> qdef e r.
+Proof.
+  intros e p q r Hp Hq Nq H. unfold qceil_div in H. destruct (as_constq q) as [c|] eqn:C.
+  - destruct (Z.eqb_spec c 0); [discriminate |].
+    destruct (Z.ltb_spec c 0); injection H as <-.
+    + apply cdiv_c_def; [lia | apply qscale_def, Hp].
+    + apply cdiv_c_def; [lia | exact Hp].
+  - destruct (is_qz p); [injection H as <-; cbn; auto |].
+    destruct (qexact_div p q) as [k|] eqn:X; injection H as <-.
+    + exact (qexact_div_def e p q k Hp X).
+    + apply qatom_def. cbn [adef]. tauto.
+Qed.
+
+Lemma qrem_def : forall e p q r, qdef e p -> qdef e q -> qeval e q <> 0 ->
+  qrem p q = Some r -> qdef e r.
+Proof.
+  intros e p q r Hp Hq Nq H. unfold qrem in H. destruct (as_constq q) as [c0|] eqn:C.
+  - destruct (Z.eqb_spec c0 0); [discriminate |].
+    destruct (Z.abs c0 =? 1); [injection H as <-; cbn; auto |].
+    destruct (split_mult_def e p (Z.abs c0) Hp) as [_ Hr].
+    destruct (as_constq (snd (split_mult p (Z.abs c0)))); injection H as <-; [apply qconst_def |].
+    apply qatom_def. cbn [adef]. rewrite qconst_eval. split; [exact Hr | split; [apply qconst_def | lia]].
+  - destruct (is_qz p || qp_eqb p q); [injection H as <-; cbn; auto |].
+    destruct (qexact_div p q); injection H as <-; [cbn; auto |].
+    apply qatom_def. cbn [adef]. tauto.
+Qed.
+
+(** *** [tidy]: quotients the facts make exact *)
+
+Fixpoint qtidy_go (F : list (nat * info)) (p : qp) (acc : qp) : option qp :=
+  match p with
+  | QZ => Some acc
+  | QT m c r =>
+      match mtidy F m (qconst c) with
+      | Some t => qtidy_go F r (qadd acc t)
+      | None => None
+      end
+  end
+with mtidy (F : list (nat * info)) (m : qm) (t : qp) : option qp :=
+  match m with
+  | M1 => Some t
+  | MA a k r =>
+      match atidy F a with
+      | Some b => mtidy F r (qpow_mul t b k)
+      | None => None
+      end
+  end
+with atidy (F : list (nat * info)) (a : qa) : option qp :=
+  match a with
+  | AN n => Some (qatom (AN n))
+  | AF x y =>
+      match (if has_quotient x then qtidy_go F x QZ else Some x),
+            (if has_quotient y then qtidy_go F y QZ else Some y) with
+      | Some x', Some y' => qfloor_div x' y'
+      | _, _ => None
+      end
+  | AC x y =>
+      match (if has_quotient x then qtidy_go F x QZ else Some x),
+            (if has_quotient y then qtidy_go F y QZ else Some y) with
+      | Some x', Some y' =>
+          match qdecide F (mkqp RDv y' x') with
+          | Some d => if match d with Some true => true | _ => false end
+                      then qfloor_div x' y' else qceil_div x' y'
+          | None => None
+          end
+      | _, _ => None
+      end
+  | AM x y =>
+      match (if has_quotient x then qtidy_go F x QZ else Some x),
+            (if has_quotient y then qtidy_go F y QZ else Some y) with
+      | Some x', Some y' =>
+          match qdecide F (mkqp RDv y' x') with
+          | Some d => if match d with Some true => true | _ => false end
+                      then Some QZ else qrem x' y'
+          | None => None
+          end
+      | _, _ => None
+      end
+  end.
+
+(** [Facts::tidy]. *)
+Definition qtidy (F : list (nat * info)) (p : qp) : option qp :=
+  if has_quotient p then qtidy_go F p QZ else Some p.
+
+Lemma divb_exact : forall x y, y <> 0 -> divb y x = true -> exists k, x = k * y.
+Proof.
+  intros x y Hy H. unfold divb in H. apply orb_true_iff in H as [H|H].
+  - apply andb_true_iff in H as [H _]. apply Z.eqb_eq in H. contradiction.
+  - apply andb_true_iff in H as [_ H]. apply Z.eqb_eq in H. apply Z.mod_divide in H; auto.
+Qed.
+
+Lemma qtidy_all : forall F e, fits F e ->
+  (forall p acc r, qtidy_go F p acc = Some r -> qdef e p -> qdef e acc ->
+     qeval e r = qeval e acc + qeval e p /\ qdef e r) /\
+  (forall m t r, mtidy F m t = Some r -> mdef e m -> qdef e t ->
+     qeval e r = qeval e t * qmeval e m /\ qdef e r) /\
+  (forall a r, atidy F a = Some r -> adef e a -> qeval e r = qaeval e a /\ qdef e r).
+Proof.
+  intros F e Hf. apply q_mutind.
+  - intros acc r H _ Ha. cbn [qtidy_go] in H. injection H as <-. cbn [qeval]. split; [ring | exact Ha].
+  - intros m IHm c r IHr acc res H [Dm Dr] Ha. cbn [qtidy_go] in H.
+    destruct (mtidy F m (qconst c)) as [t|] eqn:T; [| discriminate].
+    destruct (IHm _ _ T Dm (qconst_def e c)) as [Et Dt].
+    destruct (IHr _ _ H Dr (qadd_def e _ _ Ha Dt)) as [Er Dres].
+    rewrite Er, qadd_eval, Et, qconst_eval. cbn [qeval]. split; [ring | exact Dres].
+  - intros t r H _ Ht. cbn [mtidy] in H. injection H as <-. cbn [qmeval]. split; [ring | exact Ht].
+  - intros a IHa k r IHr t res H [Da Dr] Ht. cbn [mtidy] in H.
+    destruct (atidy F a) as [b|] eqn:B; [| discriminate].
+    destruct (IHa _ eq_refl Da) as [Eb Db].
+    destruct (IHr _ _ H Dr (qpow_mul_def e k t b Ht Db)) as [Er Dres].
+    rewrite Er, qpow_mul_eval, Eb. cbn [qmeval]. split; [ring | exact Dres].
+  - intros n r H _. cbn [atidy] in H. injection H as <-. rewrite qatom_eval. split; [reflexivity |].
+    apply qatom_def. cbn. auto.
+  - intros x IHx y IHy r H [Dx [Dy Ny]]. cbn [atidy] in H.
+    assert (Sx : forall x', (if has_quotient x then qtidy_go F x QZ else Some x) = Some x' ->
+                 qeval e x' = qeval e x /\ qdef e x').
+    { intros x' Hx'. destruct (has_quotient x); [| injection Hx' as <-; auto].
+      destruct (IHx _ _ Hx' Dx ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    assert (Sy : forall y', (if has_quotient y then qtidy_go F y QZ else Some y) = Some y' ->
+                 qeval e y' = qeval e y /\ qdef e y').
+    { intros y' Hy'. destruct (has_quotient y); [| injection Hy' as <-; auto].
+      destruct (IHy _ _ Hy' Dy ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    destruct (if has_quotient x then qtidy_go F x QZ else Some x) as [x'|]; [| discriminate].
+    destruct (if has_quotient y then qtidy_go F y QZ else Some y) as [y'|]; [| discriminate].
+    destruct (Sx x' eq_refl) as [Ex Dx']. destruct (Sy y' eq_refl) as [Ey Dy'].
+    cbn [qaeval]. split.
+    + rewrite (qfloor_div_eval e x' y' r H) by lia. rewrite Ex, Ey. reflexivity.
+    + apply (qfloor_div_def e x' y' r Dx' Dy'); [lia | exact H].
+  - intros x IHx y IHy r H [Dx [Dy Ny]]. cbn [atidy] in H.
+    assert (Sx : forall x', (if has_quotient x then qtidy_go F x QZ else Some x) = Some x' ->
+                 qeval e x' = qeval e x /\ qdef e x').
+    { intros x' Hx'. destruct (has_quotient x); [| injection Hx' as <-; auto].
+      destruct (IHx _ _ Hx' Dx ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    assert (Sy : forall y', (if has_quotient y then qtidy_go F y QZ else Some y) = Some y' ->
+                 qeval e y' = qeval e y /\ qdef e y').
+    { intros y' Hy'. destruct (has_quotient y); [| injection Hy' as <-; auto].
+      destruct (IHy _ _ Hy' Dy ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    destruct (if has_quotient x then qtidy_go F x QZ else Some x) as [x'|]; [| discriminate].
+    destruct (if has_quotient y then qtidy_go F y QZ else Some y) as [y'|]; [| discriminate].
+    destruct (Sx x' eq_refl) as [Ex Dx']. destruct (Sy y' eq_refl) as [Ey Dy'].
+    destruct (qdecide F (mkqp RDv y' x')) as [d|] eqn:Dq; [| discriminate].
+    cbn [qaeval]. destruct d as [[|]|].
+    + pose proof (qdecide_fits_sound F (mkqp RDv y' x') true e Hf (conj Dy' Dx') Dq) as Dv.
+      cbn [qholds qrel qlhs qrhs] in Dv. destruct (divb_exact (qeval e x') (qeval e y') ltac:(lia) Dv) as [k Hk].
+      split.
+      * rewrite (qfloor_div_eval e x' y' r H) by lia. rewrite <- Ex, <- Ey, Hk. unfold efloor, eceil.
+        destruct (Z.ltb_spec (qeval e y') 0).
+        -- replace (k * qeval e y') with ((- k) * (- qeval e y')) by ring. rewrite Z.div_mul by lia. ring.
+        -- replace (- (k * qeval e y')) with ((- k) * qeval e y') by ring. rewrite !Z.div_mul by lia. ring.
+      * apply (qfloor_div_def e x' y' r Dx' Dy'); [lia | exact H].
+    + split; [rewrite (qceil_div_eval e x' y' r H) by lia; rewrite Ex, Ey; reflexivity |].
+      apply (qceil_div_def e x' y' r Dx' Dy'); [lia | exact H].
+    + split; [rewrite (qceil_div_eval e x' y' r H) by lia; rewrite Ex, Ey; reflexivity |].
+      apply (qceil_div_def e x' y' r Dx' Dy'); [lia | exact H].
+  - intros x IHx y IHy r H [Dx [Dy Ny]]. cbn [atidy] in H.
+    assert (Sx : forall x', (if has_quotient x then qtidy_go F x QZ else Some x) = Some x' ->
+                 qeval e x' = qeval e x /\ qdef e x').
+    { intros x' Hx'. destruct (has_quotient x); [| injection Hx' as <-; auto].
+      destruct (IHx _ _ Hx' Dx ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    assert (Sy : forall y', (if has_quotient y then qtidy_go F y QZ else Some y) = Some y' ->
+                 qeval e y' = qeval e y /\ qdef e y').
+    { intros y' Hy'. destruct (has_quotient y); [| injection Hy' as <-; auto].
+      destruct (IHy _ _ Hy' Dy ltac:(cbn; auto)) as [E D]. cbn [qeval] in E. split; [lia | exact D]. }
+    destruct (if has_quotient x then qtidy_go F x QZ else Some x) as [x'|]; [| discriminate].
+    destruct (if has_quotient y then qtidy_go F y QZ else Some y) as [y'|]; [| discriminate].
+    destruct (Sx x' eq_refl) as [Ex Dx']. destruct (Sy y' eq_refl) as [Ey Dy'].
+    destruct (qdecide F (mkqp RDv y' x')) as [d|] eqn:Dq; [| discriminate].
+    cbn [qaeval]. destruct d as [[|]|].
+    + pose proof (qdecide_fits_sound F (mkqp RDv y' x') true e Hf (conj Dy' Dx') Dq) as Dv.
+      cbn [qholds qrel qlhs qrhs] in Dv. destruct (divb_exact (qeval e x') (qeval e y') ltac:(lia) Dv) as [k Hk].
+      injection H as <-. split; [| cbn; auto]. cbn [qeval]. unfold emod. rewrite <- Ex, <- Ey, Hk.
+      symmetry. apply Z.mod_divide; [lia |]. apply Z.divide_abs_l. exists k. reflexivity.
+    + split; [rewrite (qrem_eval e x' y' r H) by lia; rewrite Ex, Ey; reflexivity |].
+      apply (qrem_def e x' y' r Dx' Dy'); [lia | exact H].
+    + split; [rewrite (qrem_eval e x' y' r H) by lia; rewrite Ex, Ey; reflexivity |].
+      apply (qrem_def e x' y' r Dx' Dy'); [lia | exact H].
+Qed.
+
+(** [tidy] keeps the value at every assignment (every name [>= 1]) that
+    satisfies the facts and where the polynomial is defined. *)
+Theorem qtidy_sound : forall fs F p p', facts_parse fs = Ok F -> qtidy F p = Some p' ->
+  forall e : env, (forall n, 1 <= e n) -> facts_hold e fs -> qdef e p -> qeval e p' = qeval e p.
+Proof.
+  intros fs F p p' H T e Hpos Hh Hd. unfold facts_parse in H.
+  destruct (parse_all fs) as [raws| |] eqn:P; try discriminate.
+  destruct (parse_all_ok fs raws P) as [W E].
+  pose proof (fits_of_rebuild raws F e W H Hpos (proj1 (E e) Hh)) as Hf.
+  unfold qtidy in T. destruct (has_quotient p); [| congruence].
+  destruct (proj1 (qtidy_all F e Hf) p QZ p' T Hd ltac:(cbn; auto)) as [Ev _]. cbn [qeval] in Ev. lia.
+Qed.

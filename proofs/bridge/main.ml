@@ -101,6 +101,10 @@
                              atoms is "t TERM1 .. TERMt", TERM "c k ATOM1 p1 .. ATOMk pk", ATOM
                              "n v" (name v), "f X Y" (X / Y), "c X Y" (ceil_div(X, Y)) or
                              "m X Y" (X % Y), X and Y polynomials
+     TI k FACT1 .. FACTk POLY
+                         ->  qtidy (SymbolicQuot.v, Facts::tidy) of POLY under facts_parse
+                             [FACT1; ..] (polynomials as for "QA"): "C", "U", "E" or the
+                             tidied polynomial in the same tokens
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -513,8 +517,28 @@ let facts_request tokens =
       | [] -> failwith "P: missing relation")
   | [] -> failwith "P: missing count"
 (* "QA k FACT1 .. FACTk REL LHS RHS": facts_parse, then qdecide on
-   polynomials with quotient atoms (SymbolicQuot.v). *)
-let quot_request tokens =
+   polynomials with quotient atoms (SymbolicQuot.v); with tidy = true,
+   "TI k FACT1 .. FACTk POLY": qtidy. *)
+let rec show_qp p =
+  let rec terms n = function
+    | QZ -> (n, [])
+    | QT (m, c, r) ->
+        let k, ms = mono 0 [] m in
+        let n', rest = terms (n + 1) r in
+        (n', (string_of_int (int_of_z c) ^ " " ^ string_of_int k ^ String.concat "" ms) :: rest)
+  and mono k acc = function
+    | M1 -> (k, List.rev acc)
+    | MA (a, p, r) ->
+        mono (k + 1) ((" " ^ show_qa a ^ " " ^ string_of_int (int_of_nat p)) :: acc) r in
+  let n, ts = terms 0 p in
+  String.concat " " (string_of_int n :: ts)
+and show_qa = function
+  | AN v -> "n " ^ string_of_int (int_of_nat v)
+  | AF (x, y) -> "f " ^ show_qp x ^ " " ^ show_qp y
+  | AC (x, y) -> "c " ^ show_qp x ^ " " ^ show_qp y
+  | AM (x, y) -> "m " ^ show_qp x ^ " " ^ show_qp y
+
+let quot_request ?(tidy = false) tokens =
   let nat_of s = nat_of_int (int_of_string s) in
   let zi s = z_of_int (int_of_string s) in
   let cmp_of = function
@@ -555,6 +579,14 @@ let quot_request tokens =
   match tokens with
   | k :: rest -> (
       let fs, rest = take (int_of_string k) fact rest in
+      if tidy then (
+        let p, rest = poly rest in
+        if rest <> [] then failwith "TI: trailing tokens";
+        match facts_parse (coq_of_list fs) with
+        | Contra -> "C"
+        | Unsup -> "U"
+        | Ok f -> (match qtidy f p with None -> "E" | Some p' -> show_qp p'))
+      else
       match rest with
       | r :: rest -> (
           let rel = match r with
@@ -843,6 +875,7 @@ let answer line =
   | "C" :: tokens -> compose_request tokens
   | "P" :: tokens -> facts_request tokens
   | "QA" :: tokens -> quot_request tokens
+  | "TI" :: tokens -> quot_request ~tidy:true tokens
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
   | "N" :: tokens -> normalize_request tokens

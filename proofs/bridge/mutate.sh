@@ -31,7 +31,8 @@
 # decisions on quotient atoms (SymbolicQuot.v: Mod's and Floor's/Ceil's intervals,
 # the ceiling's rounding, a quotient variable's bound, nested constant quotients,
 # an exact constant ceil_div, split_multiples, the exact-division test of
-# decide_divides, decide_zero's gcd test); then two
+# decide_divides, decide_zero's gcd test), four of tidy and the canonical order (an
+# exact ceil_div, an exact remainder, Floor before Ceil, monomials' powers); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored).  The texts are the extracted code's: extraction renames a local
@@ -67,10 +68,11 @@ tp = "terms_and_propagate"
 cc = "check_cover"
 bk = "bridge_banks"
 qa = "quotient_decisions"
+ti = "tidy_agrees"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
      " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
-     + " symbolic_ops " + qa),
+     + " symbolic_ops " + qa + " " + ti),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -274,6 +276,17 @@ mutants = [
     ("quotient atoms: decide_zero without the gcd refutation",
      "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n",
      "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> False\n", qa),
+    ("tidy: an exact ceil_div stays a ceiling",
+     "            | True -> qfloor_div x' y'\n            | False -> qceil_div x' y')",
+     "            | True -> qceil_div x' y'\n            | False -> qceil_div x' y')", ti),
+    ("tidy: an exact remainder is kept",
+     "            | True -> Some QZ\n            | False -> qrem x' y')",
+     "            | True -> qrem x' y'\n            | False -> qrem x' y')", ti),
+    ("canonical order: a quotient of Floor after one of Ceil",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Lt)",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Gt)", ti),
+    ("canonical order: monomials compared without their powers",
+     "lex (cmp_qa a a') (lex (Nat.compare k k') (cmp_qm r r'))", "lex (cmp_qa a a') (cmp_qm r r')", ti),
     ("check: the multicast box test ignores the rows left over from the slices",
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
