@@ -94,6 +94,17 @@
                              FACT is "R n m r" (n % m == r) or "L n a b op" (a*n + b op 0, op
                              0..4: >= <= > < ==), REL 0..4 is >= == != divides not-divides and a
                              polynomial is "t TERM1 .. TERMt", TERM "c k v1 p1 .. vk pk"
+     QA k FACT1 .. FACTk REL LHS RHS
+                         ->  qdecide (SymbolicQuot.v) under facts_parse [FACT1; ..] (facts as
+                             for "P"): "C", "U", "E" (Rust's error: a division by the
+                             constant 0), "T", "F" or "?", where a polynomial with quotient
+                             atoms is "t TERM1 .. TERMt", TERM "c k ATOM1 p1 .. ATOMk pk", ATOM
+                             "n v" (name v), "f X Y" (X / Y), "c X Y" (ceil_div(X, Y)) or
+                             "m X Y" (X % Y), X and Y polynomials
+     TI k FACT1 .. FACTk POLY
+                         ->  qtidy (SymbolicQuot.v, Facts::tidy) of POLY under facts_parse
+                             [FACT1; ..] (polynomials as for "QA"): "C", "U", "E" or the
+                             tidied polynomial in the same tokens
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -506,6 +517,97 @@ let facts_request tokens =
               ^ String.concat " " (List.map wit names))
       | [] -> failwith "P: missing relation")
   | [] -> failwith "P: missing count"
+(* "QA k FACT1 .. FACTk REL LHS RHS": facts_parse, then qdecide on
+   polynomials with quotient atoms (SymbolicQuot.v); with tidy = true,
+   "TI k FACT1 .. FACTk POLY": qtidy. *)
+let rec show_qp p =
+  let rec terms n = function
+    | QZ -> (n, [])
+    | QT (m, c, r) ->
+        let k, ms = mono 0 [] m in
+        let n', rest = terms (n + 1) r in
+        (n', (string_of_int (int_of_z c) ^ " " ^ string_of_int k ^ String.concat "" ms) :: rest)
+  and mono k acc = function
+    | M1 -> (k, List.rev acc)
+    | MA (a, p, r) ->
+        mono (k + 1) ((" " ^ show_qa a ^ " " ^ string_of_int (int_of_nat p)) :: acc) r in
+  let n, ts = terms 0 p in
+  String.concat " " (string_of_int n :: ts)
+and show_qa = function
+  | AN v -> "n " ^ string_of_int (int_of_nat v)
+  | AF (x, y) -> "f " ^ show_qp x ^ " " ^ show_qp y
+  | AC (x, y) -> "c " ^ show_qp x ^ " " ^ show_qp y
+  | AM (x, y) -> "m " ^ show_qp x ^ " " ^ show_qp y
+
+let quot_request ?(tidy = false) tokens =
+  let nat_of s = nat_of_int (int_of_string s) in
+  let zi s = z_of_int (int_of_string s) in
+  let cmp_of = function
+    | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+    | _ -> failwith "QA: bad comparison" in
+  let fact = function
+    | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+    | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+    | _ -> failwith "QA: bad fact" in
+  let rec poly = function
+    | t :: rest ->
+        let rec terms t toks =
+          if t = 0 then (QZ, toks)
+          else match toks with
+            | c :: k :: rest ->
+                let m, rest = mono (int_of_string k) rest in
+                let r, rest = terms (t - 1) rest in
+                (QT (m, zi c, r), rest)
+            | _ -> failwith "QA: bad term" in
+        terms (int_of_string t) rest
+    | [] -> failwith "QA: missing polynomial"
+  and mono k toks =
+    if k = 0 then (M1, toks)
+    else
+      let a, rest = atom toks in
+      match rest with
+      | p :: rest ->
+          let r, rest = mono (k - 1) rest in
+          (MA (a, nat_of p, r), rest)
+      | [] -> failwith "QA: missing power"
+  and atom = function
+    | "n" :: v :: rest -> (AN (nat_of v), rest)
+    | ("f" | "c" | "m") as op :: rest ->
+        let x, rest = poly rest in
+        let y, rest = poly rest in
+        ((match op with "f" -> AF (x, y) | "c" -> AC (x, y) | _ -> AM (x, y)), rest)
+    | _ -> failwith "QA: bad atom" in
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact rest in
+      if tidy then (
+        let p, rest = poly rest in
+        if rest <> [] then failwith "TI: trailing tokens";
+        match facts_parse (coq_of_list fs) with
+        | Contra -> "C"
+        | Unsup -> "U"
+        | Ok f -> (match qtidy f p with None -> "E" | Some p' -> show_qp p'))
+      else
+      match rest with
+      | r :: rest -> (
+          let rel = match r with
+            | "0" -> RGe | "1" -> REq | "2" -> RNe | "3" -> RDv | "4" -> RNDv
+            | _ -> failwith "QA: bad relation" in
+          let l, rest = poly rest in
+          let q, rest = poly rest in
+          if rest <> [] then failwith "QA: trailing tokens";
+          match facts_parse (coq_of_list fs) with
+          | Contra -> "C"
+          | Unsup -> "U"
+          | Ok f -> (
+              match qdecide f { qrel = rel; qlhs = l; qrhs = q } with
+              | None -> "E"
+              | Some (Some True) -> "T"
+              | Some (Some False) -> "F"
+              | Some None -> "?"))
+      | [] -> failwith "QA: missing relation")
+  | [] -> failwith "QA: missing count"
+
 let backward_rust_request ints =
   let n = nat_of_int and z = z_of_int and b v = if v = 0 then False else True in
   let int_item = function x :: r -> (x, r) | [] -> failwith "X: truncated" in
@@ -773,6 +875,8 @@ let answer line =
   | "b" :: tokens -> backward_request tokens
   | "C" :: tokens -> compose_request tokens
   | "P" :: tokens -> facts_request tokens
+  | "QA" :: tokens -> quot_request tokens
+  | "TI" :: tokens -> quot_request ~tidy:true tokens
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
   | "N" :: tokens -> normalize_request tokens

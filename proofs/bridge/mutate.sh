@@ -29,7 +29,12 @@
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
 # tail, compose_node's no-carry check, coalesce_leaves_x's closing obligations,
-# complement's sort side and rest mode, logical_divide's tiler order); then two
+# complement's sort side and rest mode, logical_divide's tiler order), nine of the
+# decisions on quotient atoms (SymbolicQuot.v: Mod's and Floor's/Ceil's intervals,
+# the ceiling's rounding, a quotient variable's bound, nested constant quotients,
+# an exact constant ceil_div, split_multiples, the exact-division test of
+# decide_divides, decide_zero's gcd test), four of tidy and the canonical order (an
+# exact ceil_div, an exact remainder, Floor before Ceil, monomials' powers); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored), and four of Rust's banks analysis (analyze_linear's phase span over all active lanes,
@@ -69,10 +74,12 @@ tp = "terms_and_propagate"
 cc = "check_cover"
 bk = "bridge_banks"
 bl = "linear_path f2_rank"
+qa = "quotient_decisions"
+ti = "tidy_agrees"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
      " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
-     + " symbolic_ops " + bl),
+     + " symbolic_ops " + qa + " " + ti + " " + bl),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -213,8 +220,8 @@ mutants = [
     ("symbolic facts: a > 0 lower bound rounds down",
      "      | False -> KLo (ceil_div_i nb a))", "      | False -> KLo (Z.div nb a))", "symbolic_facts"),
     ("symbolic facts: decide_zero without the gcd refutation",
-     "           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n           | False -> False with\n     | True -> Some False",
-     "           | True -> False\n           | False -> False with\n     | True -> Some False", "symbolic_facts"),
+     "    let g = coef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n",
+     "    let g = coef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> False\n", "symbolic_facts"),
     ("symbolic facts: constant divisor proved without the constant term",
      "                  | True -> Z.eqb (Z.modulo b c) Z0\n                  | False -> False with\n            | True -> Some True",
      "                  | True -> True\n                  | False -> False with\n            | True -> Some True", "symbolic_facts"),
@@ -256,6 +263,37 @@ mutants = [
     ("symbolic ops: logical_divide composes with (complement, B)",
      "(STuple (Cons (b, (Cons (comp, Nil)))))", "(STuple (Cons (comp, (Cons (b, Nil)))))",
      "symbolic_ops"),
+    ("quotient atoms: a remainder's interval reaches the divisor",
+     "                   | True -> Some (Z.min (Z.sub yh (Zpos XH)) xh)",
+     "                   | True -> Some (Z.min yh xh)", qa),
+    ("quotient atoms: a quotient's lower bound divides by the divisor's lower end",
+     "                        | Some yh -> q xl yh\n", "                        | Some _ -> q xl yl\n", qa),
+    ("quotient atoms: the ceiling's interval rounds down",
+     "            | True -> Z.div (Z.sub (Z.add n0 d) (Zpos XH)) d\n", "            | True -> Z.div n0 d\n", qa),
+    ("quotient atoms: nested constant quotients flatten to the outer divisor",
+     "qadd w (fdiv_pos f p' (Z.mul av c))", "qadd w (fdiv_pos f p' c)", qa),
+    ("quotient atoms: an exact constant ceil_div rounds down",
+     "     | Some b -> qadd w (qconst (Z.opp (Z.div (Z.opp b) c)))", "     | Some b -> qadd w (qconst (Z.div b c))", qa),
+    ("quotient atoms: a quotient variable inside an atom is unbounded",
+     "| AN n0 -> var_iv f n0\n", "| AN _ -> top\n", qa),
+    ("quotient atoms: split_multiples keeps the whole coefficient in the rest",
+     "     | False -> QT (m, (Z.modulo k c), s)))", "     | False -> QT (m, k, s)))", qa),
+    ("quotient atoms: an exact division leaving a quotient counts as exact",
+     "     | True -> negb (has_quotient k)\n", "     | True -> True\n", qa),
+    ("quotient atoms: decide_zero without the gcd refutation",
+     "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n",
+     "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> False\n", qa),
+    ("tidy: an exact ceil_div stays a ceiling",
+     "            | True -> qfloor_div x' y'\n            | False -> qceil_div x' y')",
+     "            | True -> qceil_div x' y'\n            | False -> qceil_div x' y')", ti),
+    ("tidy: an exact remainder is kept",
+     "            | True -> Some QZ\n            | False -> qrem x' y')",
+     "            | True -> qrem x' y'\n            | False -> qrem x' y')", ti),
+    ("canonical order: a quotient of Floor after one of Ceil",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Lt)",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Gt)", ti),
+    ("canonical order: monomials compared without their powers",
+     "lex (cmp_qa a a') (lex (Nat.compare k k') (cmp_qm r r'))", "lex (cmp_qa a a') (cmp_qm r r')", ti),
     ("check: the multicast box test ignores the rows left over from the slices",
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
