@@ -13,7 +13,8 @@
     remainder at its place) and answers [2^(rank words - rank banks)]
     wavefronts for every phase.
 
-    Transcribed: [reduce], [place], [insert], [f2_rank] (the rank only; the
+    Transcribed: [ech_reduce] ([Echelon::reduce]), [ech_place] and [ech_insert]
+    ([Echelon::insert]), [f2_rank] (the rank only; the
     combination masks Rust also records do not take part in it) and
     [linear_per_phase].  Proved:
     - [f2_rank_count]: the span of vectors [vs >= 0] has [2^(f2_rank vs)]
@@ -167,36 +168,36 @@ Qed.
 
 (** ** Rust's echelon ([algebra/linear/mod.rs]: [Echelon], [f2_rank]) *)
 
-(** [reduce]: for each row, in order, clear its leading bit from [v]. *)
-Fixpoint reduce (rows : list Z) (v : Z) : Z :=
+(** [ech_reduce] (Rust's [Echelon::reduce]): for each row, in order, clear its leading bit from [v]. *)
+Fixpoint ech_reduce (rows : list Z) (v : Z) : Z :=
   match rows with
   | [] => v
-  | r :: rs => reduce rs (if Z.testbit v (Z.log2 r) then Z.lxor v r else v)
+  | r :: rs => ech_reduce rs (if Z.testbit v (Z.log2 r) then Z.lxor v r else v)
   end.
 
-(** [insert]'s placement: before the first row of smaller leading bit. *)
-Fixpoint place (r : Z) (rows : list Z) : list Z :=
+(** [Echelon::insert]'s placement: before the first row of smaller leading bit. *)
+Fixpoint ech_place (r : Z) (rows : list Z) : list Z :=
   match rows with
   | [] => [r]
-  | x :: xs => if Z.log2 x <? Z.log2 r then r :: rows else x :: place r xs
+  | x :: xs => if Z.log2 x <? Z.log2 r then r :: rows else x :: ech_place r xs
   end.
 
-Definition insert (rows : list Z) (v : Z) : list Z :=
-  let r := reduce rows v in if r =? 0 then rows else place r rows.
+Definition ech_insert (rows : list Z) (v : Z) : list Z :=
+  let r := ech_reduce rows v in if r =? 0 then rows else ech_place r rows.
 
-Definition f2_rank (vs : list Z) : Z := Z.of_nat (length (fold_left insert vs [])).
+Definition f2_rank (vs : list Z) : Z := Z.of_nat (length (fold_left ech_insert vs [])).
 
 (** The echelon's invariant: positive rows, strictly decreasing leading bits. *)
 Definition lead_gt (x y : Z) : Prop := Z.log2 y < Z.log2 x.
 Definition ech (rows : list Z) : Prop := StronglySorted lead_gt rows /\ Forall (fun r => 0 < r) rows.
 
-Lemma reduce_span : forall rows v, In (Z.lxor v (reduce rows v)) (span rows).
+Lemma reduce_span : forall rows v, In (Z.lxor v (ech_reduce rows v)) (span rows).
 Proof.
-  induction rows as [|r rs IH]; intros v; simpl reduce.
+  induction rows as [|r rs IH]; intros v; simpl ech_reduce.
   - rewrite Z.lxor_nilpotent. left; reflexivity.
   - set (v' := if Z.testbit v (Z.log2 r) then Z.lxor v r else v).
     pose proof (IH v') as H. apply span_cons.
-    replace (Z.lxor v (reduce rs v')) with (Z.lxor (Z.lxor v v') (Z.lxor v' (reduce rs v'))).
+    replace (Z.lxor v (ech_reduce rs v')) with (Z.lxor (Z.lxor v v') (Z.lxor v' (ech_reduce rs v'))).
     2:{ rewrite Z.lxor_assoc, <- (Z.lxor_assoc v'), Z.lxor_nilpotent, Z.lxor_0_l. reflexivity. }
     unfold v'. destruct (Z.testbit v (Z.log2 r)).
     + right. eexists. split; [exact H|]. f_equal.
@@ -219,11 +220,11 @@ Proof.
   intros r rs [S P]. inversion S; inversion P; subst. split; assumption.
 Qed.
 
-(** After [reduce], no row's leading bit is set. *)
-Lemma reduce_clears : forall rows v, ech rows -> forall r, In r rows -> Z.testbit (reduce rows v) (Z.log2 r) = false.
+(** After [ech_reduce], no row's leading bit is set. *)
+Lemma reduce_clears : forall rows v, ech rows -> forall r, In r rows -> Z.testbit (ech_reduce rows v) (Z.log2 r) = false.
 Proof.
   induction rows as [|r0 rs IH]; intros v E r Hr; [destruct Hr|].
-  simpl reduce. set (v' := if Z.testbit v (Z.log2 r0) then Z.lxor v r0 else v).
+  simpl ech_reduce. set (v' := if Z.testbit v (Z.log2 r0) then Z.lxor v r0 else v).
   destruct Hr as [<-|Hr]; [|apply IH; [eapply ech_tail; exact E|exact Hr]].
   assert (B : Z.testbit v' (Z.log2 r0) = false).
   { unfold v'. destruct (Z.testbit v (Z.log2 r0)) eqn:T; [|exact T].
@@ -231,12 +232,12 @@ Proof.
     rewrite Z.lxor_spec, T, Z.bit_log2 by assumption. reflexivity. }
   pose proof (reduce_span rs v') as H.
   pose proof (rows_hb r0 rs E _ H (Z.log2 r0) (Z.le_refl _)) as H'.
-  replace (reduce rs v') with (Z.lxor v' (Z.lxor v' (reduce rs v')))
+  replace (ech_reduce rs v') with (Z.lxor v' (Z.lxor v' (ech_reduce rs v')))
     by (rewrite <- Z.lxor_assoc, Z.lxor_nilpotent, Z.lxor_0_l; reflexivity).
   rewrite Z.lxor_spec, B, H'. reflexivity.
 Qed.
 
-Lemma place_perm : forall r rows, Permutation (place r rows) (r :: rows).
+Lemma place_perm : forall r rows, Permutation (ech_place r rows) (r :: rows).
 Proof.
   intros r rows. induction rows as [|x xs IH]; simpl; [reflexivity|].
   destruct (Z.log2 x <? Z.log2 r); [reflexivity|].
@@ -244,7 +245,7 @@ Proof.
 Qed.
 
 Lemma place_sorted : forall r rows, StronglySorted lead_gt rows ->
-  (forall x, In x rows -> Z.log2 x <> Z.log2 r) -> StronglySorted lead_gt (place r rows).
+  (forall x, In x rows -> Z.log2 x <> Z.log2 r) -> StronglySorted lead_gt (ech_place r rows).
 Proof.
   intros r rows. induction rows as [|x xs IH]; intros S N; simpl.
   - repeat constructor.
@@ -258,21 +259,21 @@ Proof.
       pose proof (N x (or_introl eq_refl)). unfold lead_gt. lia.
 Qed.
 
-Lemma reduce_nonneg : forall rows v, ech rows -> 0 <= v -> 0 <= reduce rows v.
+Lemma reduce_nonneg : forall rows v, ech rows -> 0 <= v -> 0 <= ech_reduce rows v.
 Proof.
   intros rows v [_ P] Hv.
-  replace (reduce rows v) with (Z.lxor v (Z.lxor v (reduce rows v)))
+  replace (ech_reduce rows v) with (Z.lxor v (Z.lxor v (ech_reduce rows v)))
     by (rewrite <- Z.lxor_assoc, Z.lxor_nilpotent, Z.lxor_0_l; reflexivity).
   apply Z.lxor_nonneg. split; intros _; [|exact Hv].
   apply (span_nonneg rows); [|apply reduce_span].
   rewrite Forall_forall in P. intros b Hb. pose proof (P b Hb). lia.
 Qed.
 
-Lemma insert_ech : forall rows v, ech rows -> 0 <= v -> ech (insert rows v).
+Lemma insert_ech : forall rows v, ech rows -> 0 <= v -> ech (ech_insert rows v).
 Proof.
-  intros rows v E Hv. unfold insert.
-  destruct (Z.eqb_spec (reduce rows v) 0) as [Z0|N]; [exact E|].
-  set (r := reduce rows v) in *. pose proof (reduce_nonneg rows v E Hv) as R.
+  intros rows v E Hv. unfold ech_insert.
+  destruct (Z.eqb_spec (ech_reduce rows v) 0) as [Z0|N]; [exact E|].
+  set (r := ech_reduce rows v) in *. pose proof (reduce_nonneg rows v E Hv) as R.
   split.
   - apply place_sorted; [apply E|]. intros x Hx Ex.
     pose proof (reduce_clears rows v E x Hx) as C. fold r in C. rewrite Ex, Z.bit_log2 in C by lia.
@@ -281,15 +282,15 @@ Proof.
     destruct Hx as [<-|Hx]; [lia|]. destruct E as [_ P]. rewrite Forall_forall in P. apply P, Hx.
 Qed.
 
-Lemma insert_span : forall rows v x, In x (span (insert rows v)) <-> In x (span (v :: rows)).
+Lemma insert_span : forall rows v x, In x (span (ech_insert rows v)) <-> In x (span (v :: rows)).
 Proof.
-  intros rows v x. unfold insert.
+  intros rows v x. unfold ech_insert.
   pose proof (reduce_span rows v) as S.
-  destruct (Z.eqb_spec (reduce rows v) 0) as [Z0|N].
+  destruct (Z.eqb_spec (ech_reduce rows v) 0) as [Z0|N].
   - rewrite Z0, Z.lxor_0_r in S. split; apply span_le; intros b Hb.
     + apply span_gen. right. exact Hb.
     + destruct Hb as [<-|Hb]; [exact S|apply span_gen, Hb].
-  - rewrite (span_perm _ _ _ (place_perm _ _)). set (r := reduce rows v) in *.
+  - rewrite (span_perm _ _ _ (place_perm _ _)). set (r := ech_reduce rows v) in *.
     split; apply span_le; intros b Hb.
     + destruct Hb as [<-|Hb].
       * replace r with (Z.lxor v (Z.lxor v r)) by xor_eq.
@@ -304,12 +305,12 @@ Proof.
 Qed.
 
 Lemma fold_insert : forall vs rows, ech rows -> (forall v, In v vs -> 0 <= v) ->
-  ech (fold_left insert vs rows) /\
-  forall x, In x (span (fold_left insert vs rows)) <-> In x (span (rows ++ vs)).
+  ech (fold_left ech_insert vs rows) /\
+  forall x, In x (span (fold_left ech_insert vs rows)) <-> In x (span (rows ++ vs)).
 Proof.
   induction vs as [|v vs IH]; intros rows E H; simpl.
   - split; [exact E|]. rewrite app_nil_r. tauto.
-  - destruct (IH (insert rows v) (insert_ech rows v E (H v (or_introl eq_refl))))
+  - destruct (IH (ech_insert rows v) (insert_ech rows v E (H v (or_introl eq_refl))))
       as [E' S']; [intros; apply H; right; assumption|].
     split; [exact E'|]. intros x. rewrite S'.
     split; apply span_le; intros b Hb; apply in_app_iff in Hb.
@@ -319,9 +320,9 @@ Proof.
         destruct Hc as [<-|Hc]; [right; left; reflexivity|left; exact Hc].
       * apply span_gen, in_app_iff. right. right. exact Hb.
     + destruct Hb as [Hb|[<-|Hb]].
-      * assert (I : In b (span (insert rows v))) by (apply insert_span, span_gen; right; exact Hb).
+      * assert (I : In b (span (ech_insert rows v))) by (apply insert_span, span_gen; right; exact Hb).
         revert I. apply span_sub. intros c Hc. apply in_app_iff. left; exact Hc.
-      * assert (I : In v (span (insert rows v))) by (apply insert_span, span_gen; left; reflexivity).
+      * assert (I : In v (span (ech_insert rows v))) by (apply insert_span, span_gen; left; reflexivity).
         revert I. apply span_sub. intros c Hc. apply in_app_iff. left; exact Hc.
       * apply span_gen, in_app_iff. right. exact Hb.
 Qed.
@@ -360,7 +361,7 @@ Proof.
   intros vs H.
   assert (E0 : ech []) by (split; constructor).
   destruct (fold_insert vs [] E0 H) as [E S].
-  rewrite (dcount_perm (span vs) (span (fold_left insert vs []))) by (intros x; rewrite S; reflexivity).
+  rewrite (dcount_perm (span vs) (span (fold_left ech_insert vs []))) by (intros x; rewrite S; reflexivity).
   destruct (ech_span_nodup _ E) as [N L]. unfold dcount, f2_rank.
   rewrite (nodup_fixed_point _ N), L, Nat2Z.inj_pow. reflexivity.
 Qed.
@@ -520,7 +521,7 @@ Qed.
 
 (** ** The vector's bytes *)
 
-Definition pow2s (n : Z) : list Z := map (fun i => 2 ^ i) (zseq n).
+Definition pow2_list (n : Z) : list Z := map (fun i => 2 ^ i) (zseq n).
 
 Lemma low_add_xor : forall x j a, 0 <= a -> x mod 2 ^ a = 0 -> 0 <= j < 2 ^ a -> x + j = Z.lxor x j.
 Proof.
@@ -531,11 +532,11 @@ Proof.
   - rewrite (bits_high_zero j a i) by lia. apply andb_false_r.
 Qed.
 
-Lemma pow2s_span : forall n y, 0 <= n -> In y (span (pow2s n)) <-> 0 <= y < 2 ^ n.
+Lemma pow2s_span : forall n y, 0 <= n -> In y (span (pow2_list n)) <-> 0 <= y < 2 ^ n.
 Proof.
   intros n y Hn. revert y. pattern n. apply natlike_ind; [| |exact Hn].
-  - intros y. unfold pow2s. simpl. split; [intros [<-|[]]; lia|]. intros H. left. lia.
-  - intros k Hk IH y. unfold pow2s, Z.succ. rewrite zseq_S, map_app by exact Hk. fold (pow2s k).
+  - intros y. unfold pow2_list. simpl. split; [intros [<-|[]]; lia|]. intros H. left. lia.
+  - intros k Hk IH y. unfold pow2_list, Z.succ. rewrite zseq_S, map_app by exact Hk. fold (pow2_list k).
     rewrite span_app. rewrite Z.pow_add_r, Z.pow_1_r by lia.
     assert (P : 0 < 2 ^ k) by (apply Z.pow_pos_nonneg; lia).
     split.
@@ -565,12 +566,12 @@ Proof.
 Qed.
 
 (** A phase whose thread bytes are [c ^ span T], [W = 2^a]-aligned, [W]
-    bytes each, touches the words [c / 4 ^ span (words of pow2s a ++ T)]. *)
+    bytes each, touches the words [c / 4 ^ span (words of pow2_list a ++ T)]. *)
 Lemma phase_words_translate : forall a c T bytes,
   0 <= a -> 0 <= c -> c mod 2 ^ a = 0 -> (forall t, In t T -> 0 <= t /\ t mod 2 ^ a = 0) ->
   (forall x, In x bytes <-> exists s, In s (span T) /\ x = Z.lxor c s) ->
   forall v, In v (phase_words bytes (2 ^ a)) <->
-            In v (map (Z.lxor (c / 4)) (span (map (fun b => b / 4) (pow2s a ++ T)))).
+            In v (map (Z.lxor (c / 4)) (span (map (fun b => b / 4) (pow2_list a ++ T)))).
 Proof.
   intros a c T bytes Ha Hc Ac HT Hb v.
   assert (P : 0 < 2 ^ a) by (apply Z.pow_pos_nonneg; lia).
@@ -604,7 +605,7 @@ Qed.
 (** [analyze_linear]'s per-phase count from its span: the first [eb] bits
     (the bytes of one element), [value_byte[..nb]], [thread_byte[..log2 pt]]. *)
 Definition linear_per_phase (eb : Z) (vbytes tbytes : list Z) : Z :=
-  let words := map (fun b => b / 4) (pow2s eb ++ vbytes ++ tbytes) in
+  let words := map (fun b => b / 4) (pow2_list eb ++ vbytes ++ tbytes) in
   let banks := map (fun w => w mod 32) words in
   2 ^ (f2_rank words - f2_rank banks).
 
@@ -619,14 +620,14 @@ Theorem linear_per_phase_correct : forall eb nb T c bytes,
   0 <= c -> c mod 2 ^ (eb + nb) = 0 ->
   (forall x, In x bytes <-> exists s, In s (span T) /\ x = Z.lxor c s) ->
   let vbytes := map (fun j => 2 ^ (eb + j)) (zseq nb) in
-  let words := map (fun b => b / 4) (pow2s eb ++ vbytes ++ T) in
+  let words := map (fun b => b / 4) (pow2_list eb ++ vbytes ++ T) in
   f2_rank (map (fun w => w mod 32) words) <= f2_rank words /\
   fst (phase_cost (phase_words bytes (2 ^ (eb + nb)))) = linear_per_phase eb vbytes T.
 Proof.
   intros eb nb T c bytes Heb Hnb HT Hc Ac Hb vbytes words.
   set (a := eb + nb) in *.
-  assert (Same : forall x, In x (pow2s a ++ T) <-> In x (pow2s eb ++ vbytes ++ T)).
-  { intros x. rewrite app_assoc, !in_app_iff. unfold pow2s, vbytes. rewrite !in_map_iff.
+  assert (Same : forall x, In x (pow2_list a ++ T) <-> In x (pow2_list eb ++ vbytes ++ T)).
+  { intros x. rewrite app_assoc, !in_app_iff. unfold pow2_list, vbytes. rewrite !in_map_iff.
     setoid_rewrite zseq_In. split.
     - intros [[i [<- Hi]]|H]; [|tauto]. destruct (Z.lt_ge_cases i eb).
       + left. left. exists i. split; [reflexivity|lia].
@@ -639,7 +640,7 @@ Proof.
   { intros w Hw. unfold words in Hw. apply in_map_iff in Hw. destruct Hw as [b [<- Hb']].
     apply Same in Hb'. apply in_app_iff in Hb'. apply Z.div_pos; [|lia].
     destruct Hb' as [Hb'|Hb']; [|apply HT, Hb'].
-    unfold pow2s in Hb'. apply in_map_iff in Hb'. destruct Hb' as [i [<- _]].
+    unfold pow2_list in Hb'. apply in_map_iff in Hb'. destruct Hb' as [i [<- _]].
     apply Z.pow_nonneg. lia. }
   assert (SetA : forall v, In v (phase_words bytes (2 ^ a)) <-> In v A).
   { intros v. rewrite (phase_words_translate a c T bytes) by (lia || assumption).

@@ -134,6 +134,7 @@
      Y tma mma           ->  "diff total": disagreement tma mma (Banks.v), the chunk count
                              behind the checker's swizzle_match
      H addr sw           ->  swizzle_bytes addr sw (Banks.v)
+     FR n v1 .. vn       ->  f2_rank [v1; ..] (BanksLinear.v): Rust's echelon rank
      BL eb nv v1 .. vnv nt t1 .. tnt
                          ->  linear_per_phase eb [v1; ..] [t1; ..] (BanksLinear.v): the
                              wavefronts of every phase of analyze_linear's F2 path
@@ -969,6 +970,10 @@ let answer line =
       let zi s = z_of_int (int_of_string s) in
       (match disagreement (zi t) (zi m) with
        | Pair (d, tot) -> string_of_int (int_of_z d) ^ " " ^ string_of_int (int_of_z tot))
+  | "FR" :: n :: vs ->
+      if List.length vs <> int_of_string n then failwith "FR: n vectors";
+      string_of_int
+        (int_of_z (f2_rank (coq_of_list (List.map (fun v -> z_of_int (int_of_string v)) vs))))
   | "BL" :: eb :: nv :: rest ->
       let zi s = z_of_int (int_of_string s) in
       let nv = int_of_string nv in

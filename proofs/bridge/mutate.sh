@@ -22,7 +22,9 @@
 # a branch whose other side is preferred, a guard refuting its negation, the facts the
 # guards strengthen, a `!=` guard's new lower bound), two of CheckCover.v (the multicast
 # box test's remainder, the K test's atom layout), five of Banks.v (phase_cost's broadcast and
-# tie, phase_words' last word, the disagreement's span, swizzle_bytes' row bits) and eight of terms/propagate
+# tie, phase_words' last word, the disagreement's span, swizzle_bytes' row bits), five of
+# BanksLinear.v (reduce's xor, place's order, the bank modulus, the word division, the rank
+# difference) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
@@ -37,7 +39,9 @@
 # strengthening the facts); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
-# restored).  The texts are the extracted code's: extraction renames a local
+# restored), and four of Rust's banks analysis (analyze_linear's phase span over all active lanes,
+# its ranks over bytes instead of words; analyze_translates' total not multiplied by the
+# instances, its shift test by 4 bytes instead of 16; MUTATE_ONLY=linear_path runs these too).  The texts are the extracted code's: extraction renames a local
 # `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in), and
 # `am`, `ar`, `lo`, `hi` to `am0`, `ar0`, `lo0`, `hi0` since later extractions.  For
 # each it rebuilds the executable and runs
@@ -52,8 +56,10 @@ root="$here/../.."
 [ -f "$here/extracted.ml" ] || { echo "mutate.sh: run bridge/build.sh first" >&2; exit 1; }
 work="$(mktemp -d)"
 equiv="$root/crates/tessera/src/domain/equiv.rs"
+banks="$root/crates/tessera/src/banks/analysis.rs"
 cp "$equiv" "$work/equiv.rs.orig"
-trap 'cp "$work/equiv.rs.orig" "$equiv"; rm -rf "$work"' EXIT
+cp "$banks" "$work/analysis.rs.orig"
+trap 'cp "$work/equiv.rs.orig" "$equiv"; cp "$work/analysis.rs.orig" "$banks"; rm -rf "$work"' EXIT
 
 # The mutants: (name, text of the extracted code, its replacement, test filters).
 python3 - "$here/extracted.ml" "$work" <<'PY'
@@ -69,17 +75,18 @@ chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
 tp = "terms_and_propagate"
 cc = "check_cover"
 bk = "bridge_banks"
+bl = "linear_path f2_rank"
 qa = "quotient_decisions"
 ti = "tidy_agrees"
 ro = "rust_oracle"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
      " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
-     + " symbolic_ops " + qa + " " + ti + " " + ro),
+     + " symbolic_ops " + qa + " " + ti + " " + bl + " " + ro),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
-    ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place0) Z0)", "False", cert),
+    ("place divisibility", "negb (Z.eqb (Z.modulo p.pbeta place) Z0)", "False", cert),
     ("digit load", "Z.ltb (Z.sub (nth k ax mode0).zextent (Zpos XH)) l", "False", cert),
     ("stride equation",
      "negb\n                               (Z.eqb (Z.mul u (nth k ax mode0).zstride)\n"
@@ -302,6 +309,16 @@ mutants = [
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
      "Z.eqb (Z.modulo tk (Z.mul k ak)) Z0", "Z.eqb (Z.modulo tk k) Z0", cc),
+    ("f2_rank: reduce does not xor the row in", "       | True -> Z.coq_lxor v r\n       | False -> v)",
+     "       | True -> v\n       | False -> v)", bl),
+    ("f2_rank: rows kept in increasing order of leading bit", "(match Z.ltb (Z.log2 x) (Z.log2 r) with",
+     "(match Z.ltb (Z.log2 r) (Z.log2 x) with", bl),
+    ("linear_per_phase: 16 banks", "map (fun w -> Z.modulo w (Zpos (XO (XO (XO (XO (XO XH))))))) words",
+     "map (fun w -> Z.modulo w (Zpos (XO (XO (XO (XO XH)))))) words", bl),
+    ("linear_per_phase: ranks of bytes, not words", "map (fun b -> Z.div b (Zpos (XO (XO XH))))\n      (app (pow2_list eb)",
+     "map (fun b -> b)\n      (app (pow2_list eb)", bl),
+    ("linear_per_phase: 2^rank(words), the image, not the fibre",
+     "Z.pow (Zpos (XO XH)) (Z.sub (f2_rank words) (f2_rank banks))", "Z.pow (Zpos (XO XH)) (f2_rank words)", bl),
     ("banks: threads touching the same word do not share it",
      "        | True -> d\n        | False -> Z.add d (Zpos XH)) ws'",
      "        | True -> Z.add d (Zpos XH)\n        | False -> Z.add d (Zpos XH)) ws'", bk),
@@ -340,7 +357,7 @@ for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
         >"$dir/out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
@@ -368,9 +385,38 @@ PY
         >"$work/rust_$m.out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
   cp "$work/equiv.rs.orig" "$equiv"
+done
+
+# Mutants of Rust's analyze_linear (crates/tessera/src/banks/analysis.rs), the same way.
+for m in $({ [ -z "${MUTATE_ONLY:-}" ] || [ "$MUTATE_ONLY" = linear_path ]; } && echo lanes bytes instances shift); do
+  python3 - "$banks" "$m" <<'PY'
+import sys
+path, which = sys.argv[1], sys.argv[2]
+s = open(path).read()
+old, new = {
+    "lanes": ("span.extend_from_slice(&thread_byte[..pt.trailing_zeros() as usize]);",
+              "span.extend_from_slice(&thread_byte[..active]);"),
+    "bytes": ("let words: Vec<u64> = span.iter().map(|b| b / WORD_BYTES).collect();",
+              "let words: Vec<u64> = span.clone();"),
+    "instances": ("    r.wavefronts *= g.instances;\n", "\n"),
+    "shift": ("            if shift.rem_euclid(16) != 0 {", "            if shift.rem_euclid(4) != 0 {"),
+}[which]
+if s.count(old) != 1:
+    sys.exit(f"mutate.sh: Rust mutant `{which}`: the text occurs {s.count(old)} times")
+open(path, "w").write(s.replace(old, new))
+PY
+  if (cd "$root" && TESSERA_EXTRACTED="$work/0/tessera_extracted" \
+        cargo test -p tessera --test bridge -- --ignored --test-threads=1 linear_path translates \
+        >"$work/rust_$m.out" 2>&1); then
+    result=passed
+  else
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+  fi
+  echo "mutate.sh: Rust analyze_linear/analyze_translates: ${m}: ${result}"
+  cp "$work/analysis.rs.orig" "$banks"
 done
 exit $status

@@ -734,6 +734,45 @@ pub fn linear_trace(
     Ok(Some((r, trace)))
 }
 
+/// [`translate_trace`]'s answer: the report, the vector width, every phase's thread bytes.
+#[doc(hidden)]
+pub type TranslateTrace = (Report, u64, Vec<Vec<u64>>);
+
+/// [`analyze`]'s translate path with every phase it stands for: `Ok(None)` when the access does
+/// not take it (the F2 path or the enumeration answers it). Returns the report, the vector width
+/// and the thread byte addresses of every phase of every instruction of every instance, enumerated
+/// (a hook for the bridge to the proofs: `translate_phase_cost` in `proofs/BanksLinear.v` proves
+/// each instance's phase costs instance 0's).
+///
+/// Pre: as [`analyze`]. Post: the report is `analyze`'s when it is `Some`. Example: a padded
+/// `(32,16):(20,1)` of `f32` with a `16x8` atom read one element a thread takes it.
+#[doc(hidden)]
+pub fn translate_trace(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Option<TranslateTrace>> {
+    let g = Geometry::new(smem, acc, dtype)?;
+    if analyze_linear(smem, acc, &g, dtype)?.is_some() {
+        return Ok(None);
+    }
+    let Some(r) = analyze_translates(smem, acc, &g, dtype)? else {
+        return Ok(None);
+    };
+    let w = r.vector_bytes;
+    let n = w / g.elem;
+    let pt = acc.instr.phase_threads(w);
+    let mut phases = Vec::new();
+    for inst in 0..g.instances {
+        for k in 0..g.values / n {
+            for p in 0..r.phases {
+                let mut bytes = Vec::with_capacity(pt as usize);
+                for t in p * pt..(p + 1) * pt {
+                    bytes.push(smem.offset(g.index(inst, t, k * n)?)? * g.elem);
+                }
+                phases.push(bytes);
+            }
+        }
+    }
+    Ok(Some((r, w, phases)))
+}
+
 fn analyze_linear_traced(
     smem: &Smem,
     acc: &Access,
