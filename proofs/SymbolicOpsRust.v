@@ -26,10 +26,12 @@
     ([as_const() == Some(1)], [new == rs] on canonical polynomials) are
     sound where the expressions are defined.
 
-    Not modelled: [Ctx::push]'s strengthening of the facts by guards of
-    the shape of a fact (section 10c proves it sound on quotient-free
-    predicates; here the facts stay those given, a weaker oracle than
-    Rust's); the peek and [branch_typical]'s side stay hooks. *)
+    [rust_sdec_s] adds [Ctx::push]'s strengthening of the facts by the
+    guards of the shape of a fact (section 10c's [strengthen_all]):
+    [rust_sdec_s_sound], [rust_strengthened_run_sound],
+    [composition_guards_sufficient_ctx], [divide_guards_sufficient_ctx];
+    the bridge checks it against Rust's [decide_fast] decision for
+    decision.  The peek and [branch_typical]'s side stay hooks. *)
 
 From Coq Require Import Arith Lia List ZArith Bool.
 Import ListNotations.
@@ -299,4 +301,143 @@ Proof.
   destruct (to_qp x) as [p|] eqn:P, (to_qp y) as [q|] eqn:Q; try discriminate.
   apply qp_eqb_eq in H. subst.
   rewrite <- (proj1 (to_qp_eval e x q P Dx)), <- (proj1 (to_qp_eval e y q Q Dy)). reflexivity.
+Qed.
+
+(** ** [Ctx::push]: guards of the shape of a fact strengthen the facts *)
+
+Fixpoint qm_to_mono (m : qm) : option mono :=
+  match m with
+  | M1 => Some []
+  | MA (AN n) k r => option_map (cons (n, k)) (qm_to_mono r)
+  | MA _ _ _ => None
+  end.
+
+Fixpoint qp_to_poly (p : qp) : option poly :=
+  match p with
+  | QZ => Some []
+  | QT m c r => match qm_to_mono m, qp_to_poly r with Some m', Some r' => Some ((m', c) :: r') | _, _ => None end
+  end.
+
+Lemma qp_to_poly_eval : forall e p p', qp_to_poly p = Some p' -> peval e p' = qeval e p.
+Proof.
+  assert (M : forall e m m', qm_to_mono m = Some m' -> meval e m' = qmeval e m).
+  { intros e m. induction m as [| a k r IH]; intros m' H; cbn in H.
+    - injection H as <-. reflexivity.
+    - destruct a as [n | | |]; try discriminate. destruct (qm_to_mono r) as [r'|] eqn:R; cbn in H; [| discriminate].
+      injection H as <-. cbn [meval qmeval qaeval]. rewrite (IH r' eq_refl). reflexivity. }
+  intros e p. induction p as [| m c r IH]; intros p' H; cbn in H.
+  - injection H as <-. reflexivity.
+  - destruct (qm_to_mono m) as [m'|] eqn:Mm, (qp_to_poly r) as [r'|] eqn:R; try discriminate.
+    injection H as <-. cbn [peval qeval]. rewrite (M e m m' Mm), (IH r' eq_refl). reflexivity.
+Qed.
+
+(** A guard as a quotient-free predicate (the only ones [strengthen] reads). *)
+Definition spred_to_pred (g : spred) : option pred :=
+  match to_qpred g with
+  | Some q => match qp_to_poly (qlhs q), qp_to_poly (qrhs q) with
+              | Some l, Some r => Some (mkpred (qrel q) l r)
+              | _, _ => None
+              end
+  | None => None
+  end.
+
+Lemma spred_to_pred_holds : forall e g pg, spred_to_pred g = Some pg -> sdefp e g -> holdsb e pg = sholds e g.
+Proof.
+  intros e g pg H D. unfold spred_to_pred in H. destruct (to_qpred g) as [q|] eqn:Q; [| discriminate].
+  destruct (qp_to_poly (qlhs q)) as [l|] eqn:L, (qp_to_poly (qrhs q)) as [r|] eqn:R; try discriminate.
+  injection H as <-. rewrite <- (proj1 (to_qpred_holds e g q Q D)).
+  unfold holdsb, qholds. cbn [prel plhs prhs]. rewrite (qp_to_poly_eval e _ _ L), (qp_to_poly_eval e _ _ R).
+  reflexivity.
+Qed.
+
+Definition gpreds (gs : list spred) : list pred :=
+  flat_map (fun g => match spred_to_pred g with Some pg => [pg] | None => [] end) gs.
+
+(** [Ctx::decide_fast] with the facts strengthened by the guards so far. *)
+Definition rust_sdec_s (raws : list raw) (F : list (nat * info)) (gs : list spred) (p : spred) : option bool :=
+  rust_sdec (snd (strengthen_all raws F (gpreds gs))) gs p.
+
+Lemma rust_sdec_fits_sound : forall F gs p b, rust_sdec F gs p = Some b ->
+  forall x, fits F x -> sdefp x p ->
+  (forall g, In g gs -> sdefp x g /\ sholds x g = true) -> sholds x p = b.
+Proof.
+  intros F gs p b H x Hf Dp Hg. unfold rust_sdec in H.
+  destruct (to_qpred p) as [q|] eqn:Q; [| discriminate].
+  destruct (to_qpred_holds x p q Q Dp) as [Eq Dq].
+  assert (Fq : qdecide F q = Some (Some b) -> sholds x p = b).
+  { intro D. rewrite <- Eq. exact (qdecide_fits_sound F q b x Hf Dq D). }
+  destruct (existsb (matches q) gs) eqn:M.
+  - injection H as <-. apply existsb_exists in M as [g [Hin Mg]]. destruct (Hg g Hin) as [Dg Tg].
+    rewrite <- Eq, (matches_holds x q g Mg Dg). exact Tg.
+  - destruct (to_qpred (snegate p)) as [nq|] eqn:NQ.
+    + destruct (existsb (matches nq) gs) eqn:M2.
+      * injection H as <-. apply existsb_exists in M2 as [g [Hin Mg]]. destruct (Hg g Hin) as [Dg Tg].
+        destruct (to_qpred_holds x (snegate p) nq NQ (snegate_def x p Dp)) as [En _].
+        rewrite (matches_holds x nq g Mg Dg), Tg, snegate_holds in En.
+        apply (f_equal negb) in En. rewrite negb_involutive in En. exact (eq_sym En).
+      * destruct (qdecide F q) as [[b'|]|] eqn:D; try discriminate. injection H as <-. apply Fq. reflexivity.
+    + destruct (qdecide F q) as [[b'|]|] eqn:D; try discriminate. injection H as <-. apply Fq. reflexivity.
+Qed.
+
+Theorem rust_sdec_s_sound : forall raws F, wf_raws raws -> rebuild raws = Ok F ->
+  forall gs p b, rust_sdec_s raws F gs p = Some b ->
+  forall x, (forall n, 1 <= x n) -> raws_hold x raws -> sdefp x p ->
+  (forall g, In g gs -> sdefp x g /\ sholds x g = true) -> sholds x p = b.
+Proof.
+  intros raws F Hw HF gs p b H x Hpos Hr Dp Hg. unfold rust_sdec_s in H.
+  destruct (strengthen_all raws F (gpreds gs)) as [r' F'] eqn:S. cbn [snd] in H.
+  destruct (strengthen_all_sound (gpreds gs) raws F r' F' Hw HF S) as [W [R Hs]].
+  assert (Hgp : forall g, In g (gpreds gs) -> holdsb x g = true).
+  { intros pg Hin. unfold gpreds in Hin. apply in_flat_map in Hin as [g [Hin Hpg]].
+    destruct (spred_to_pred g) as [pg'|] eqn:G; [| destruct Hpg].
+    destruct Hpg as [<- | []]. destruct (Hg g Hin) as [Dg Tg].
+    rewrite (spred_to_pred_holds x g pg' G Dg). exact Tg. }
+  exact (rust_sdec_fits_sound F' gs p b H x (fits_of_rebuild r' F' x W R Hpos (Hs x Hpos Hr Hgp)) Dp Hg).
+Qed.
+
+(** A run through Rust's oracle with the facts strengthened as [Ctx::push]
+    does: exact where the concrete run's conditions are defined. *)
+Theorem rust_strengthened_run_sound : forall raws F (A : Type) (c : gcomp spred A) a gs,
+  wf_raws raws -> rebuild raws = Ok F -> srun (rust_sdec_s raws F) snegate [] c = Some (a, gs) ->
+  forall e : env, (forall n, 1 <= e n) -> raws_hold e raws -> gpath (sdefp e) (sholds e) c ->
+  (forall g, In g gs -> sholds e g = true) -> crun (sholds e) c = Some a.
+Proof.
+  intros raws F A c a gs Hw HF H e Hpos Hr Ha Hg.
+  refine (srun_sound_def spred A env (fun x => (forall n, 1 <= x n) /\ raws_hold x raws)
+            sdefp sholds (rust_sdec_s raws F) snegate _ snegate_holds snegate_def
+            c [] a gs H e (conj Hpos Hr) Ha (fun g Hin => match Hin with end) Hg).
+  intros gs0 p b D x [Hx1 Hx2] Dp Hgs. exact (rust_sdec_s_sound raws F Hw HF gs0 p b D x Hx1 Hx2 Dp Hgs).
+Qed.
+
+Theorem composition_guards_sufficient_ctx : forall raws F H a b R gs,
+  wf_raws raws -> rebuild raws = Ok F ->
+  srun (rust_sdec_s raws F) snegate [] (scomposition H a b) = Some (R, gs) ->
+  forall e, (forall n, 1 <= e n) -> raws_hold e raws -> gpath (sdefp e) (sholds e) (scomposition H a b) ->
+  (forall g, In g gs -> sholds e g = true) -> hooks_sound H e ->
+  sleaves a <> [] -> pos_l e (sleaves a) -> pos_l e (sleaves b) ->
+  prodB e (sleaves R) = prodB e (sleaves b) /\
+  forall c, 0 <= c < prodB e (sleaves b) ->
+    0 <= evalB e (sleaves b) c < prodB e (sleaves a) ->
+    evalB e (sleaves R) c = evalB e (sleaves a) (evalB e (sleaves b) c).
+Proof.
+  intros raws F H a b R gs Hw HF Hrun e Hpos Hr Ha Hg HS Hne Hpa Hpb.
+  apply (scomposition_correct H e a b R HS Hne Hpa Hpb).
+  exact (rust_strengthened_run_sound raws F _ _ R gs Hw HF Hrun e Hpos Hr Ha Hg).
+Qed.
+
+Theorem divide_guards_sufficient_ctx : forall raws F H a b R gs,
+  wf_raws raws -> rebuild raws = Ok F ->
+  srun (rust_sdec_s raws F) snegate [] (sdivide H a b) = Some (R, gs) ->
+  forall e, (forall n, 1 <= e n) -> raws_hold e raws -> gpath (sdefp e) (sholds e) (sdivide H a b) ->
+  (forall g, In g gs -> sholds e g = true) -> hooks_sound H e ->
+  sleaves a <> [] -> pos_l e (sleaves a) -> pos_l e (sleaves b) ->
+  exists C, crun (sholds e) (scomplement H b (ssize a)) = Some C /\
+    prodB e (sleaves R) = prodB e (sleaves b) * prodB e (sleaves C) /\
+    forall c, 0 <= c < prodB e (sleaves b) * prodB e (sleaves C) ->
+      0 <= evalB e (sleaves b ++ sleaves C) c < prodB e (sleaves a) ->
+      evalB e (sleaves R) c = evalB e (sleaves a) (evalB e (sleaves b ++ sleaves C) c).
+Proof.
+  intros raws F H a b R gs Hw HF Hrun e Hpos Hr Ha Hg HS Hne Hpa Hpb.
+  apply (sdivide_correct H e a b R HS Hne Hpa Hpb).
+  exact (rust_strengthened_run_sound raws F _ _ R gs Hw HF Hrun e Hpos Hr Ha Hg).
 Qed.

@@ -105,6 +105,11 @@
                          ->  qtidy (SymbolicQuot.v, Facts::tidy) of POLY under facts_parse
                              [FACT1; ..] (polynomials as for "QA"): "C", "U", "E" or the
                              tidied polynomial in the same tokens
+     OR k FACT1 .. FACTk <the tokens of "O">
+                         ->  as "O", but the oracle's decisions are rust_sdec_s
+                             (SymbolicOpsRust.v: Ctx::decide_fast, the facts strengthened by
+                             the guards) under the facts (as for "P"), each checked against
+                             Rust's replayed one ("X oracle: ..." at the first difference)
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -749,7 +754,7 @@ let ctx_request tokens =
    kind is a queue of its own.  Answers "E" (a refuted obligation), "X why" (a queue
    exhausted or left over), or "R;PROFILE;n;S1;D1;..;Sn;Dn;g;REL;LHS;RHS;.." with the
    result's leaves and the guards printed infix (Rust re-parses them). *)
-let sops_request tokens =
+let sops_request ?oracle tokens =
   let names = [| "K"; "M"; "N" |] in
   let rec expr = function
     | "c" :: n :: r -> (SC (z_of_int (int_of_string n)), r)
@@ -821,12 +826,24 @@ let sops_request tokens =
         | "d", `T b -> sdivide h a b
         | "m", `E m -> scomplement h a m
         | _ -> failwith "O: bad argument" in
-      let res = srun (fun _ _ -> obool "d") snegate Nil c in
+      let mismatch = ref "" in
+      let dec = match oracle with
+        | None -> (fun _ _ -> obool "d")
+        | Some o -> (fun gs p ->
+            let d = obool "d" in
+            let mine = o gs p in
+            let show = function Some True -> "1" | Some False -> "0" | None -> "-" in
+            if !mismatch = "" && show d <> show mine then
+              mismatch := "Rust " ^ show d ^ ", rust_sdec_s " ^ show mine ^ " on " ^ rel_code p.srel
+                          ^ " " ^ show_e p.slhs ^ " " ^ show_e p.srhs;
+            mine) in
+      let res = srun dec snegate Nil c in
       let left = Hashtbl.fold (fun k q acc -> if Queue.is_empty q then acc else k :: acc) queues [] in
       (* A refuted obligation ends the run; the continuation of a [GRequire] is built
          (OCaml is strict) before its obligation is decided, so its hooks may have run
          past the end of Rust's trace: only a completed run must use the trace exactly. *)
       match res with
+      | _ when !mismatch <> "" -> "X oracle: " ^ !mismatch
       | None -> "E"
       | Some _ when !exhausted <> "" -> "X exhausted " ^ !exhausted
       | Some _ when left <> [] -> "X left " ^ String.concat "," (List.sort compare left)
@@ -879,6 +896,23 @@ let answer line =
   | "TI" :: tokens -> quot_request ~tidy:true tokens
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
+  | "OR" :: k :: tokens -> (
+      let nat_of s = nat_of_int (int_of_string s) in
+      let zi s = z_of_int (int_of_string s) in
+      let cmp_of = function
+        | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+        | _ -> failwith "OR: bad comparison" in
+      let fact = function
+        | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+        | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+        | _ -> failwith "OR: bad fact" in
+      let fs, rest = take (int_of_string k) fact tokens in
+      match parse_all (coq_of_list fs) with
+      | Ok raws -> (
+          match rebuild raws with
+          | Ok f -> (try sops_request ~oracle:(rust_sdec_s raws f) rest with Failure m -> "X " ^ m)
+          | _ -> "X facts")
+      | _ -> "X facts")
   | "N" :: tokens -> normalize_request tokens
   | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->

@@ -34,7 +34,9 @@
 # the ceiling's rounding, a quotient variable's bound, nested constant quotients,
 # an exact constant ceil_div, split_multiples, the exact-division test of
 # decide_divides, decide_zero's gcd test), four of tidy and the canonical order (an
-# exact ceil_div, an exact remainder, Floor before Ceil, monomials' powers); then two
+# exact ceil_div, an exact remainder, Floor before Ceil, monomials' powers), three of
+# Rust's oracle (SymbolicOpsRust.v: a guard proving itself, refuting its negation,
+# strengthening the facts); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
 # restored), and four of Rust's banks analysis (analyze_linear's phase span over all active lanes,
@@ -76,10 +78,11 @@ bk = "bridge_banks"
 bl = "linear_path f2_rank"
 qa = "quotient_decisions"
 ti = "tidy_agrees"
+ro = "rust_oracle"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
      " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
-     + " symbolic_ops " + qa + " " + ti + " " + bl),
+     + " symbolic_ops " + qa + " " + ti + " " + bl + " " + ro),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -294,6 +297,14 @@ mutants = [
      "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Gt)", ti),
     ("canonical order: monomials compared without their powers",
      "lex (cmp_qa a a') (lex (Nat.compare k k') (cmp_qm r r'))", "lex (cmp_qa a a') (cmp_qm r r')", ti),
+    ("rust oracle: a recorded guard does not prove itself",
+     "    (match existsb (matches q) gs with\n     | True -> Some True",
+     "    (match False with\n     | True -> Some True", ro),
+    ("rust oracle: a recorded guard does not refute its negation",
+     "          (match existsb (matches nq) gs with\n           | True -> Some False",
+     "          (match False with\n           | True -> Some False", ro),
+    ("rust oracle: the guards do not strengthen the facts",
+     "  rust_sdec (snd (strengthen_all raws f (gpreds gs))) gs p", "  rust_sdec f gs p", ro),
     ("check: the multicast box test ignores the rows left over from the slices",
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
