@@ -8,7 +8,8 @@
 From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
   SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check
-  SmemSum TmaBox SymbolicFacts BackwardRust SymbolicOps CheckCover Banks.
+  SmemSum TmaBox SymbolicFacts BackwardRust SymbolicOps CheckCover Banks BanksLinear SymbolicQuot
+  SymbolicOpsRust.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
@@ -19,8 +20,9 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   normalizeR left_inverseZ left_inverse_overlaps copy_decision check_divides
   mma_decision smem_sum suggestion copy_bits smem_bits to_bytes box_elem
   pitch_bits
-  facts_parse decide_static witness ctx_run
+  facts_parse decide_static witness ctx_run qdecide qtidy parse_all rebuild rust_sdec_s
   plan rterms rext rpropagate
   srun snegate scomposition scomplement sdivide
   box_decision k_decision
-  phase_cost phase_words disagreement swizzle_bytes.
+  phase_cost phase_words disagreement swizzle_bytes
+  linear_per_phase.

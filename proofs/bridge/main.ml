@@ -94,6 +94,22 @@
                              FACT is "R n m r" (n % m == r) or "L n a b op" (a*n + b op 0, op
                              0..4: >= <= > < ==), REL 0..4 is >= == != divides not-divides and a
                              polynomial is "t TERM1 .. TERMt", TERM "c k v1 p1 .. vk pk"
+     QA k FACT1 .. FACTk REL LHS RHS
+                         ->  qdecide (SymbolicQuot.v) under facts_parse [FACT1; ..] (facts as
+                             for "P"): "C", "U", "E" (Rust's error: a division by the
+                             constant 0), "T", "F" or "?", where a polynomial with quotient
+                             atoms is "t TERM1 .. TERMt", TERM "c k ATOM1 p1 .. ATOMk pk", ATOM
+                             "n v" (name v), "f X Y" (X / Y), "c X Y" (ceil_div(X, Y)) or
+                             "m X Y" (X % Y), X and Y polynomials
+     TI k FACT1 .. FACTk POLY
+                         ->  qtidy (SymbolicQuot.v, Facts::tidy) of POLY under facts_parse
+                             [FACT1; ..] (polynomials as for "QA"): "C", "U", "E" or the
+                             tidied polynomial in the same tokens
+     OR k FACT1 .. FACTk <the tokens of "O">
+                         ->  as "O", but the oracle's decisions are rust_sdec_s
+                             (SymbolicOpsRust.v: Ctx::decide_fast, the facts strengthened by
+                             the guards) under the facts (as for "P"), each checked against
+                             Rust's replayed one ("X oracle: ..." at the first difference)
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -118,6 +134,10 @@
      Y tma mma           ->  "diff total": disagreement tma mma (Banks.v), the chunk count
                              behind the checker's swizzle_match
      H addr sw           ->  swizzle_bytes addr sw (Banks.v)
+     FR n v1 .. vn       ->  f2_rank [v1; ..] (BanksLinear.v): Rust's echelon rank
+     BL eb nv v1 .. vnv nt t1 .. tnt
+                         ->  linear_per_phase eb [v1; ..] [t1; ..] (BanksLinear.v): the
+                             wavefronts of every phase of analyze_linear's F2 path
    An answer is the result's modes, "e1 s1 e2 s2 ...", a bit, or an integer.  This file is the
    only hand-written OCaml: it converts machine integers to Coq's binary
    [z] and back (failing on overflow) and Coq's lists to OCaml's. *)
@@ -502,6 +522,97 @@ let facts_request tokens =
               ^ String.concat " " (List.map wit names))
       | [] -> failwith "P: missing relation")
   | [] -> failwith "P: missing count"
+(* "QA k FACT1 .. FACTk REL LHS RHS": facts_parse, then qdecide on
+   polynomials with quotient atoms (SymbolicQuot.v); with tidy = true,
+   "TI k FACT1 .. FACTk POLY": qtidy. *)
+let rec show_qp p =
+  let rec terms n = function
+    | QZ -> (n, [])
+    | QT (m, c, r) ->
+        let k, ms = mono 0 [] m in
+        let n', rest = terms (n + 1) r in
+        (n', (string_of_int (int_of_z c) ^ " " ^ string_of_int k ^ String.concat "" ms) :: rest)
+  and mono k acc = function
+    | M1 -> (k, List.rev acc)
+    | MA (a, p, r) ->
+        mono (k + 1) ((" " ^ show_qa a ^ " " ^ string_of_int (int_of_nat p)) :: acc) r in
+  let n, ts = terms 0 p in
+  String.concat " " (string_of_int n :: ts)
+and show_qa = function
+  | AN v -> "n " ^ string_of_int (int_of_nat v)
+  | AF (x, y) -> "f " ^ show_qp x ^ " " ^ show_qp y
+  | AC (x, y) -> "c " ^ show_qp x ^ " " ^ show_qp y
+  | AM (x, y) -> "m " ^ show_qp x ^ " " ^ show_qp y
+
+let quot_request ?(tidy = false) tokens =
+  let nat_of s = nat_of_int (int_of_string s) in
+  let zi s = z_of_int (int_of_string s) in
+  let cmp_of = function
+    | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+    | _ -> failwith "QA: bad comparison" in
+  let fact = function
+    | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+    | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+    | _ -> failwith "QA: bad fact" in
+  let rec poly = function
+    | t :: rest ->
+        let rec terms t toks =
+          if t = 0 then (QZ, toks)
+          else match toks with
+            | c :: k :: rest ->
+                let m, rest = mono (int_of_string k) rest in
+                let r, rest = terms (t - 1) rest in
+                (QT (m, zi c, r), rest)
+            | _ -> failwith "QA: bad term" in
+        terms (int_of_string t) rest
+    | [] -> failwith "QA: missing polynomial"
+  and mono k toks =
+    if k = 0 then (M1, toks)
+    else
+      let a, rest = atom toks in
+      match rest with
+      | p :: rest ->
+          let r, rest = mono (k - 1) rest in
+          (MA (a, nat_of p, r), rest)
+      | [] -> failwith "QA: missing power"
+  and atom = function
+    | "n" :: v :: rest -> (AN (nat_of v), rest)
+    | ("f" | "c" | "m") as op :: rest ->
+        let x, rest = poly rest in
+        let y, rest = poly rest in
+        ((match op with "f" -> AF (x, y) | "c" -> AC (x, y) | _ -> AM (x, y)), rest)
+    | _ -> failwith "QA: bad atom" in
+  match tokens with
+  | k :: rest -> (
+      let fs, rest = take (int_of_string k) fact rest in
+      if tidy then (
+        let p, rest = poly rest in
+        if rest <> [] then failwith "TI: trailing tokens";
+        match facts_parse (coq_of_list fs) with
+        | Contra -> "C"
+        | Unsup -> "U"
+        | Ok f -> (match qtidy f p with None -> "E" | Some p' -> show_qp p'))
+      else
+      match rest with
+      | r :: rest -> (
+          let rel = match r with
+            | "0" -> RGe | "1" -> REq | "2" -> RNe | "3" -> RDv | "4" -> RNDv
+            | _ -> failwith "QA: bad relation" in
+          let l, rest = poly rest in
+          let q, rest = poly rest in
+          if rest <> [] then failwith "QA: trailing tokens";
+          match facts_parse (coq_of_list fs) with
+          | Contra -> "C"
+          | Unsup -> "U"
+          | Ok f -> (
+              match qdecide f { qrel = rel; qlhs = l; qrhs = q } with
+              | None -> "E"
+              | Some (Some True) -> "T"
+              | Some (Some False) -> "F"
+              | Some None -> "?"))
+      | [] -> failwith "QA: missing relation")
+  | [] -> failwith "QA: missing count"
+
 let backward_rust_request ints =
   let n = nat_of_int and z = z_of_int and b v = if v = 0 then False else True in
   let int_item = function x :: r -> (x, r) | [] -> failwith "X: truncated" in
@@ -643,7 +754,7 @@ let ctx_request tokens =
    kind is a queue of its own.  Answers "E" (a refuted obligation), "X why" (a queue
    exhausted or left over), or "R;PROFILE;n;S1;D1;..;Sn;Dn;g;REL;LHS;RHS;.." with the
    result's leaves and the guards printed infix (Rust re-parses them). *)
-let sops_request tokens =
+let sops_request ?oracle tokens =
   let names = [| "K"; "M"; "N" |] in
   let rec expr = function
     | "c" :: n :: r -> (SC (z_of_int (int_of_string n)), r)
@@ -715,12 +826,24 @@ let sops_request tokens =
         | "d", `T b -> sdivide h a b
         | "m", `E m -> scomplement h a m
         | _ -> failwith "O: bad argument" in
-      let res = srun (fun _ _ -> obool "d") snegate Nil c in
+      let mismatch = ref "" in
+      let dec = match oracle with
+        | None -> (fun _ _ -> obool "d")
+        | Some o -> (fun gs p ->
+            let d = obool "d" in
+            let mine = o gs p in
+            let show = function Some True -> "1" | Some False -> "0" | None -> "-" in
+            if !mismatch = "" && show d <> show mine then
+              mismatch := "Rust " ^ show d ^ ", rust_sdec_s " ^ show mine ^ " on " ^ rel_code p.srel
+                          ^ " " ^ show_e p.slhs ^ " " ^ show_e p.srhs;
+            mine) in
+      let res = srun dec snegate Nil c in
       let left = Hashtbl.fold (fun k q acc -> if Queue.is_empty q then acc else k :: acc) queues [] in
       (* A refuted obligation ends the run; the continuation of a [GRequire] is built
          (OCaml is strict) before its obligation is decided, so its hooks may have run
          past the end of Rust's trace: only a completed run must use the trace exactly. *)
       match res with
+      | _ when !mismatch <> "" -> "X oracle: " ^ !mismatch
       | None -> "E"
       | Some _ when !exhausted <> "" -> "X exhausted " ^ !exhausted
       | Some _ when left <> [] -> "X left " ^ String.concat "," (List.sort compare left)
@@ -769,8 +892,27 @@ let answer line =
   | "b" :: tokens -> backward_request tokens
   | "C" :: tokens -> compose_request tokens
   | "P" :: tokens -> facts_request tokens
+  | "QA" :: tokens -> quot_request tokens
+  | "TI" :: tokens -> quot_request ~tidy:true tokens
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
+  | "OR" :: k :: tokens -> (
+      let nat_of s = nat_of_int (int_of_string s) in
+      let zi s = z_of_int (int_of_string s) in
+      let cmp_of = function
+        | "0" -> CGe | "1" -> CLe | "2" -> CGt | "3" -> CLt | "4" -> CEq
+        | _ -> failwith "OR: bad comparison" in
+      let fact = function
+        | "R" :: n :: m :: r :: rest -> (SRes (nat_of n, zi m, zi r), rest)
+        | "L" :: n :: a :: b :: op :: rest -> (SLin (nat_of n, zi a, zi b, cmp_of op), rest)
+        | _ -> failwith "OR: bad fact" in
+      let fs, rest = take (int_of_string k) fact tokens in
+      match parse_all (coq_of_list fs) with
+      | Ok raws -> (
+          match rebuild raws with
+          | Ok f -> (try sops_request ~oracle:(rust_sdec_s raws f) rest with Failure m -> "X " ^ m)
+          | _ -> "X facts")
+      | _ -> "X facts")
   | "N" :: tokens -> normalize_request tokens
   | "X" :: ints -> backward_rust_request (List.map int_of_string ints)
   | "i" :: ints ->
@@ -828,6 +970,20 @@ let answer line =
       let zi s = z_of_int (int_of_string s) in
       (match disagreement (zi t) (zi m) with
        | Pair (d, tot) -> string_of_int (int_of_z d) ^ " " ^ string_of_int (int_of_z tot))
+  | "FR" :: n :: vs ->
+      if List.length vs <> int_of_string n then failwith "FR: n vectors";
+      string_of_int
+        (int_of_z (f2_rank (coq_of_list (List.map (fun v -> z_of_int (int_of_string v)) vs))))
+  | "BL" :: eb :: nv :: rest ->
+      let zi s = z_of_int (int_of_string s) in
+      let nv = int_of_string nv in
+      let vs = List.filteri (fun i _ -> i < nv) rest in
+      (match List.filteri (fun i _ -> i >= nv) rest with
+       | nt :: ts when List.length ts = int_of_string nt && List.length vs = nv ->
+           string_of_int
+             (int_of_z (linear_per_phase (zi eb) (coq_of_list (List.map zi vs))
+                          (coq_of_list (List.map zi ts))))
+       | _ -> failwith "BL: eb nv v.. nt t..")
   | [ "H"; a; sw ] ->
       let zi s = z_of_int (int_of_string s) in
       string_of_int (int_of_z (swizzle_bytes (zi a) (zi sw)))

@@ -22,15 +22,26 @@
 # a branch whose other side is preferred, a guard refuting its negation, the facts the
 # guards strengthen, a `!=` guard's new lower bound), two of CheckCover.v (the multicast
 # box test's remainder, the K test's atom layout), five of Banks.v (phase_cost's broadcast and
-# tie, phase_words' last word, the disagreement's span, swizzle_bytes' row bits) and eight of terms/propagate
+# tie, phase_words' last word, the disagreement's span, swizzle_bytes' row bits), five of
+# BanksLinear.v (reduce's xor, place's order, the bank modulus, the word division, the rank
+# difference) and eight of terms/propagate
 # (plan's partly-known test and scan order, terms' forward-step test, size limit and merge
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
 # tail, compose_node's no-carry check, coalesce_leaves_x's closing obligations,
-# complement's sort side and rest mode, logical_divide's tiler order); then two
+# complement's sort side and rest mode, logical_divide's tiler order), nine of the
+# decisions on quotient atoms (SymbolicQuot.v: Mod's and Floor's/Ceil's intervals,
+# the ceiling's rounding, a quotient variable's bound, nested constant quotients,
+# an exact constant ceil_div, split_multiples, the exact-division test of
+# decide_divides, decide_zero's gcd test), four of tidy and the canonical order (an
+# exact ceil_div, an exact remainder, Floor before Ceil, monomials' powers), three of
+# Rust's oracle (SymbolicOpsRust.v: a guard proving itself, refuting its negation,
+# strengthening the facts); then two
 # mutants of Rust's backward_check itself
 # (its wfb check, in_range's padding signs; the source is edited in place and
-# restored).  The texts are the extracted code's: extraction renames a local
+# restored), and four of Rust's banks analysis (analyze_linear's phase span over all active lanes,
+# its ranks over bytes instead of words; analyze_translates' total not multiplied by the
+# instances, its shift test by 4 bytes instead of 16; MUTATE_ONLY=linear_path runs these too).  The texts are the extracted code's: extraction renames a local
 # `size` to `size0` once `Pos.size` is extracted (Z.log2 pulls it in), and
 # `am`, `ar`, `lo`, `hi` to `am0`, `ar0`, `lo0`, `hi0` since later extractions.  For
 # each it rebuilds the executable and runs
@@ -45,8 +56,10 @@ root="$here/../.."
 [ -f "$here/extracted.ml" ] || { echo "mutate.sh: run bridge/build.sh first" >&2; exit 1; }
 work="$(mktemp -d)"
 equiv="$root/crates/tessera/src/domain/equiv.rs"
+banks="$root/crates/tessera/src/banks/analysis.rs"
 cp "$equiv" "$work/equiv.rs.orig"
-trap 'cp "$work/equiv.rs.orig" "$equiv"; rm -rf "$work"' EXIT
+cp "$banks" "$work/analysis.rs.orig"
+trap 'cp "$work/equiv.rs.orig" "$equiv"; cp "$work/analysis.rs.orig" "$banks"; rm -rf "$work"' EXIT
 
 # The mutants: (name, text of the extracted code, its replacement, test filters).
 python3 - "$here/extracted.ml" "$work" <<'PY'
@@ -62,10 +75,14 @@ chk2 = "tiled_mma checker_coverage smem_byte_sum tma_box"
 tp = "terms_and_propagate"
 cc = "check_cover"
 bk = "bridge_banks"
+bl = "linear_path f2_rank"
+qa = "quotient_decisions"
+ti = "tidy_agrees"
+ro = "rust_oracle"
 mutants = [
     ("none", "", "", cert + " complement nested symbolic swizzled forward_chaining enumeration_pass"
      " backward_check " + comp + " right_inverse left_inverse normalization " + chk + " " + chk2 + " " + tp + " " + cc + " " + bk
-     + " symbolic_ops"),
+     + " symbolic_ops " + qa + " " + ti + " " + bl + " " + ro),
     ("zero-stride rule (beta = 0 needs rho = 0)",
      "           | True -> cert_go ax ps' load\n           | False -> False)",
      "           | True -> cert_go ax ps' load\n           | False -> cert_go ax ps' load)", cert),
@@ -206,8 +223,8 @@ mutants = [
     ("symbolic facts: a > 0 lower bound rounds down",
      "      | False -> KLo (ceil_div_i nb a))", "      | False -> KLo (Z.div nb a))", "symbolic_facts"),
     ("symbolic facts: decide_zero without the gcd refutation",
-     "           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n           | False -> False with\n     | True -> Some False",
-     "           | True -> False\n           | False -> False with\n     | True -> Some False", "symbolic_facts"),
+     "    let g = coef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n",
+     "    let g = coef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> False\n", "symbolic_facts"),
     ("symbolic facts: constant divisor proved without the constant term",
      "                  | True -> Z.eqb (Z.modulo b c) Z0\n                  | False -> False with\n            | True -> Some True",
      "                  | True -> True\n                  | False -> False with\n            | True -> Some True", "symbolic_facts"),
@@ -249,10 +266,59 @@ mutants = [
     ("symbolic ops: logical_divide composes with (complement, B)",
      "(STuple (Cons (b, (Cons (comp, Nil)))))", "(STuple (Cons (comp, (Cons (b, Nil)))))",
      "symbolic_ops"),
+    ("quotient atoms: a remainder's interval reaches the divisor",
+     "                   | True -> Some (Z.min (Z.sub yh (Zpos XH)) xh)",
+     "                   | True -> Some (Z.min yh xh)", qa),
+    ("quotient atoms: a quotient's lower bound divides by the divisor's lower end",
+     "                        | Some yh -> q xl yh\n", "                        | Some _ -> q xl yl\n", qa),
+    ("quotient atoms: the ceiling's interval rounds down",
+     "            | True -> Z.div (Z.sub (Z.add n0 d) (Zpos XH)) d\n", "            | True -> Z.div n0 d\n", qa),
+    ("quotient atoms: nested constant quotients flatten to the outer divisor",
+     "qadd w (fdiv_pos f p' (Z.mul av c))", "qadd w (fdiv_pos f p' c)", qa),
+    ("quotient atoms: an exact constant ceil_div rounds down",
+     "     | Some b -> qadd w (qconst (Z.opp (Z.div (Z.opp b) c)))", "     | Some b -> qadd w (qconst (Z.div b c))", qa),
+    ("quotient atoms: a quotient variable inside an atom is unbounded",
+     "| AN n0 -> var_iv f n0\n", "| AN _ -> top\n", qa),
+    ("quotient atoms: split_multiples keeps the whole coefficient in the rest",
+     "     | False -> QT (m, (Z.modulo k c), s)))", "     | False -> QT (m, k, s)))", qa),
+    ("quotient atoms: an exact division leaving a quotient counts as exact",
+     "     | True -> negb (has_quotient k)\n", "     | True -> True\n", qa),
+    ("quotient atoms: decide_zero without the gcd refutation",
+     "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> negb (Z.eqb (Z.modulo b g) Z0)\n",
+     "    let g = qcoef_gcd d in\n    (match match negb (Z.eqb g Z0) with\n           | True -> False\n", qa),
+    ("tidy: an exact ceil_div stays a ceiling",
+     "            | True -> qfloor_div x' y'\n            | False -> qceil_div x' y')",
+     "            | True -> qceil_div x' y'\n            | False -> qceil_div x' y')", ti),
+    ("tidy: an exact remainder is kept",
+     "            | True -> Some QZ\n            | False -> qrem x' y')",
+     "            | True -> qrem x' y'\n            | False -> qrem x' y')", ti),
+    ("canonical order: a quotient of Floor after one of Ceil",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Lt)",
+     "     | AF (x', y') -> lex (cmp_qp x x') (cmp_qp y y')\n     | _ -> Gt)", ti),
+    ("canonical order: monomials compared without their powers",
+     "lex (cmp_qa a a') (lex (Nat.compare k k') (cmp_qm r r'))", "lex (cmp_qa a a') (cmp_qm r r')", ti),
+    ("rust oracle: a recorded guard does not prove itself",
+     "    (match existsb (matches q) gs with\n     | True -> Some True",
+     "    (match False with\n     | True -> Some True", ro),
+    ("rust oracle: a recorded guard does not refute its negation",
+     "          (match existsb (matches nq) gs with\n           | True -> Some False",
+     "          (match False with\n           | True -> Some False", ro),
+    ("rust oracle: the guards do not strengthen the facts",
+     "  rust_sdec (snd (strengthen_all raws f (gpreds gs))) gs p", "  rust_sdec f gs p", ro),
     ("check: the multicast box test ignores the rows left over from the slices",
      "        | True -> Z.eqb (Z.modulo ext f) Z0", "        | True -> True", cc),
     ("check: the K test ignores the atom layout's K",
      "Z.eqb (Z.modulo tk (Z.mul k ak)) Z0", "Z.eqb (Z.modulo tk k) Z0", cc),
+    ("f2_rank: reduce does not xor the row in", "       | True -> Z.coq_lxor v r\n       | False -> v)",
+     "       | True -> v\n       | False -> v)", bl),
+    ("f2_rank: rows kept in increasing order of leading bit", "(match Z.ltb (Z.log2 x) (Z.log2 r) with",
+     "(match Z.ltb (Z.log2 r) (Z.log2 x) with", bl),
+    ("linear_per_phase: 16 banks", "map (fun w -> Z.modulo w (Zpos (XO (XO (XO (XO (XO XH))))))) words",
+     "map (fun w -> Z.modulo w (Zpos (XO (XO (XO (XO XH)))))) words", bl),
+    ("linear_per_phase: ranks of bytes, not words", "map (fun b -> Z.div b (Zpos (XO (XO XH))))\n      (app (pow2_list eb)",
+     "map (fun b -> b)\n      (app (pow2_list eb)", bl),
+    ("linear_per_phase: 2^rank(words), the image, not the fibre",
+     "Z.pow (Zpos (XO XH)) (Z.sub (f2_rank words) (f2_rank banks))", "Z.pow (Zpos (XO XH)) (f2_rank words)", bl),
     ("banks: threads touching the same word do not share it",
      "        | True -> d\n        | False -> Z.add d (Zpos XH)) ws'",
      "        | True -> Z.add d (Zpos XH)\n        | False -> Z.add d (Zpos XH)) ws'", bk),
@@ -291,7 +357,7 @@ for d in $(ls "$work" | grep -E '^[0-9]+$' | sort -n); do
         >"$dir/out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$dir/out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: ${name}: ${result}"
   if [ "$d" = 0 ] && [ "$result" != passed ]; then status=1; fi
@@ -319,9 +385,38 @@ PY
         >"$work/rust_$m.out" 2>&1); then
     result=passed
   else
-    result="caught by: $(grep -oE '^test [a-z_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
   fi
   echo "mutate.sh: Rust backward_check: ${m} dropped: ${result}"
   cp "$work/equiv.rs.orig" "$equiv"
+done
+
+# Mutants of Rust's analyze_linear (crates/tessera/src/banks/analysis.rs), the same way.
+for m in $({ [ -z "${MUTATE_ONLY:-}" ] || [ "$MUTATE_ONLY" = linear_path ]; } && echo lanes bytes instances shift); do
+  python3 - "$banks" "$m" <<'PY'
+import sys
+path, which = sys.argv[1], sys.argv[2]
+s = open(path).read()
+old, new = {
+    "lanes": ("span.extend_from_slice(&thread_byte[..pt.trailing_zeros() as usize]);",
+              "span.extend_from_slice(&thread_byte[..active]);"),
+    "bytes": ("let words: Vec<u64> = span.iter().map(|b| b / WORD_BYTES).collect();",
+              "let words: Vec<u64> = span.clone();"),
+    "instances": ("    r.wavefronts *= g.instances;\n", "\n"),
+    "shift": ("            if shift.rem_euclid(16) != 0 {", "            if shift.rem_euclid(4) != 0 {"),
+}[which]
+if s.count(old) != 1:
+    sys.exit(f"mutate.sh: Rust mutant `{which}`: the text occurs {s.count(old)} times")
+open(path, "w").write(s.replace(old, new))
+PY
+  if (cd "$root" && TESSERA_EXTRACTED="$work/0/tessera_extracted" \
+        cargo test -p tessera --test bridge -- --ignored --test-threads=1 linear_path translates \
+        >"$work/rust_$m.out" 2>&1); then
+    result=passed
+  else
+    result="caught by: $(grep -oE '^test [a-z0-9_:]+ \.\.\. FAILED' "$work/rust_$m.out" | awk '{print $2}' | tr '\n' ' ' || true)"
+  fi
+  echo "mutate.sh: Rust analyze_linear/analyze_translates: ${m}: ${result}"
+  cp "$work/analysis.rs.orig" "$banks"
 done
 exit $status

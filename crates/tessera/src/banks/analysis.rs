@@ -688,6 +688,97 @@ pub(crate) fn analyze_linear(
     g: &Geometry,
     dtype: Dtype,
 ) -> BResult<Option<Report>> {
+    Ok(analyze_linear_traced(smem, acc, g, dtype)?.map(|(r, _)| r))
+}
+
+/// What [`analyze_linear`] computed a phase's count from (a hook for the bridge to the proofs:
+/// `linear_per_phase_correct` in `proofs/BanksLinear.v` proves `per_phase` the enumeration's
+/// count of every phase whose thread bytes are a translate of the span of `thread_bytes`).
+#[doc(hidden)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearTrace {
+    /// `log2(sizeof(T))`: the span's first bits, the bytes of one element.
+    pub elem_bits: u32,
+    /// `value_byte[..nb]`: the byte offsets of the values of one vector (`elem << j`).
+    pub value_bytes: Vec<u64>,
+    /// `thread_byte[..log2(pt)]`: the byte offsets of the lanes of one phase.
+    pub thread_bytes: Vec<u64>,
+    /// The vector width `W`.
+    pub vector_bytes: u64,
+    /// `2^(rank(words) − rank(banks))`.
+    pub per_phase: u64,
+    /// The first phase's thread byte addresses, enumerated (`pt` of them).
+    pub phase_bytes: Vec<u64>,
+}
+
+/// [`analyze`]'s F2 path with what it computed: `Ok(None)` when the access does not take it.
+///
+/// Pre: as [`analyze`]. Post: the report is `analyze`'s when it is `Some`. Example: a row-major
+/// `(32,32):(32,1)` of `f32` read one column per thread (`(32,1):(1,0)`) takes it with
+/// `per_phase == 32` and thread bytes `128, 256, .., 2048`.
+#[doc(hidden)]
+pub fn linear_trace(
+    smem: &Smem,
+    acc: &Access,
+    dtype: Dtype,
+) -> BResult<Option<(Report, LinearTrace)>> {
+    let g = Geometry::new(smem, acc, dtype)?;
+    let Some((r, mut trace)) = analyze_linear_traced(smem, acc, &g, dtype)? else {
+        return Ok(None);
+    };
+    for t in 0..acc.instr.phase_threads(trace.vector_bytes) {
+        trace
+            .phase_bytes
+            .push(smem.offset(g.index(0, t, 0)?)? * g.elem);
+    }
+    Ok(Some((r, trace)))
+}
+
+/// [`translate_trace`]'s answer: the report, the vector width, every phase's thread bytes.
+#[doc(hidden)]
+pub type TranslateTrace = (Report, u64, Vec<Vec<u64>>);
+
+/// [`analyze`]'s translate path with every phase it stands for: `Ok(None)` when the access does
+/// not take it (the F2 path or the enumeration answers it). Returns the report, the vector width
+/// and the thread byte addresses of every phase of every instruction of every instance, enumerated
+/// (a hook for the bridge to the proofs: `translate_phase_cost` in `proofs/BanksLinear.v` proves
+/// each instance's phase costs instance 0's).
+///
+/// Pre: as [`analyze`]. Post: the report is `analyze`'s when it is `Some`. Example: a padded
+/// `(32,16):(20,1)` of `f32` with a `16x8` atom read one element a thread takes it.
+#[doc(hidden)]
+pub fn translate_trace(smem: &Smem, acc: &Access, dtype: Dtype) -> BResult<Option<TranslateTrace>> {
+    let g = Geometry::new(smem, acc, dtype)?;
+    if analyze_linear(smem, acc, &g, dtype)?.is_some() {
+        return Ok(None);
+    }
+    let Some(r) = analyze_translates(smem, acc, &g, dtype)? else {
+        return Ok(None);
+    };
+    let w = r.vector_bytes;
+    let n = w / g.elem;
+    let pt = acc.instr.phase_threads(w);
+    let mut phases = Vec::new();
+    for inst in 0..g.instances {
+        for k in 0..g.values / n {
+            for p in 0..r.phases {
+                let mut bytes = Vec::with_capacity(pt as usize);
+                for t in p * pt..(p + 1) * pt {
+                    bytes.push(smem.offset(g.index(inst, t, k * n)?)? * g.elem);
+                }
+                phases.push(bytes);
+            }
+        }
+    }
+    Ok(Some((r, w, phases)))
+}
+
+fn analyze_linear_traced(
+    smem: &Smem,
+    acc: &Access,
+    g: &Geometry,
+    dtype: Dtype,
+) -> BResult<Option<(Report, LinearTrace)>> {
     let Some(sl) = smem.as_linear() else {
         return Ok(None);
     };
@@ -807,15 +898,26 @@ pub(crate) fn analyze_linear(
     // The worst phase (all are equal): the first one, enumerated to name its threads.
     let mut first = enumerate_one(smem, acc.instr, g, w)?;
     first.wavefronts = per_phase;
-    Ok(Some(Report {
+    let trace = LinearTrace {
+        elem_bits: eb,
+        value_bytes: value_byte[..nb].to_vec(),
+        thread_bytes: thread_byte[..pt.trailing_zeros() as usize].to_vec(),
         vector_bytes: w,
-        instructions: g.instances * per,
-        phases,
-        wavefronts: ideal * per_phase,
-        ideal,
-        worst: first,
-        method: "f2-rank",
-    }))
+        per_phase,
+        phase_bytes: Vec::new(),
+    };
+    Ok(Some((
+        Report {
+            vector_bytes: w,
+            instructions: g.instances * per,
+            phases,
+            wavefronts: ideal * per_phase,
+            ideal,
+            worst: first,
+            method: "f2-rank",
+        },
+        trace,
+    )))
 }
 
 /// The first phase of the first instruction, enumerated (≤ 32 threads).

@@ -347,3 +347,293 @@ fn ctx_guards_agree_with_the_extracted_proof() {
     assert!(refuted >= 5_000 && guards >= 50_000 && strengthened >= 10_000);
     compare("ctx guards", &requests, &rust);
 }
+
+/// The request tokens of a polynomial with quotient atoms: Rust's canonical terms, each atom
+/// `n v` (a name), `f X Y` (`X / Y`), `c X Y` (`ceil_div(X, Y)`) or `m X Y` (`X % Y`).
+fn qpoly_tokens(p: &Poly) -> String {
+    let mut toks = format!("{}", p.terms().len());
+    for (m, c) in p.terms() {
+        toks.push_str(&format!(" {c} {}", m.len()));
+        for (a, pw) in m {
+            match a {
+                Atom::Name(n) => {
+                    let v = NAMES.iter().position(|x| x == n).expect("a known name");
+                    toks.push_str(&format!(" n {v}"));
+                }
+                Atom::Floor(x, y) | Atom::Ceil(x, y) | Atom::Mod(x, y) => {
+                    let op = match a {
+                        Atom::Floor(..) => "f",
+                        Atom::Ceil(..) => "c",
+                        _ => "m",
+                    };
+                    toks.push_str(&format!(" {op} {} {}", qpoly_tokens(x), qpoly_tokens(y)));
+                }
+                Atom::Swizzle(..) => panic!("no swizzle in these polynomials"),
+            }
+            toks.push_str(&format!(" {pw}"));
+        }
+    }
+    toks
+}
+
+/// A random divisor of a quotient: a constant (negative ones included), a name, `c*X`, or
+/// `X + b` (which the facts may make 0: Rust's error).
+fn random_qdivisor(rng: &mut Rng) -> Poly {
+    let name = |rng: &mut Rng| Poly::name(NAMES[rng.range(0, 2) as usize]);
+    match rng.range(0, 9) {
+        0..=4 => Poly::constant([2, 3, 4, 8, 6, 12, 16, 1, -4][rng.range(0, 8) as usize]),
+        5 | 6 => name(rng),
+        7 => Poly::constant([2, 4][rng.range(0, 1) as usize])
+            .mul(&name(rng))
+            .expect("small"),
+        _ => name(rng)
+            .add(&Poly::constant(rng.range(-1, 2)))
+            .expect("small"),
+    }
+}
+
+/// A random factor: a name or a quotient atom (`/`, `ceil_div`, `%`) of a random polynomial
+/// by a random divisor, nested up to `depth`.
+fn random_qfactor(rng: &mut Rng, depth: u32) -> Poly {
+    if depth == 0 || rng.range(0, 2) == 0 {
+        return Poly::name(NAMES[rng.range(0, 2) as usize]);
+    }
+    loop {
+        let x = random_qpoly(rng, depth - 1, 2);
+        let y = random_qdivisor(rng);
+        let r = match rng.range(0, 2) {
+            0 => x.floor_div(&y),
+            1 => x.ceil_div(&y),
+            _ => x.rem(&y),
+        };
+        if let Ok(p) = r {
+            return p;
+        }
+    }
+}
+
+/// A random polynomial of 1 to `max_terms` terms whose factors may be quotient atoms.
+fn random_qpoly(rng: &mut Rng, depth: u32, max_terms: i64) -> Poly {
+    let mut p = Poly::constant(0);
+    for _ in 0..rng.range(1, max_terms) {
+        let mut c = rng.range(-6, 8);
+        if c == 0 {
+            c = 1;
+        }
+        let mut term = Poly::constant(c);
+        for _ in 0..rng.range(0, 2) {
+            term = term.mul(&random_qfactor(rng, depth)).expect("small");
+        }
+        p = p.add(&term).expect("small");
+    }
+    p
+}
+
+/// Rust's `Facts::decide_quick` on predicates with quotient atoms (floor, ceil and mod by
+/// constants, names and `X + b`, nested) = the extracted `qdecide` (`proofs/SymbolicQuot.v`:
+/// `qdecide_sound`), under random fact lists (as for `symbolic_facts_agree_with_the_extracted_proof`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn quotient_decisions_agree_with_the_extracted_proof() {
+    let mut rng = Rng(0x9A07_1E47_D3C1_DE01);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut proved, mut refuted, mut unknown, mut errors, mut nested) = (0, 0, 0, 0, 0);
+    while requests.len() < CASES {
+        let k = rng.range(0, 3) as usize;
+        let mut facts = Vec::with_capacity(k);
+        let mut ftoks = String::new();
+        for _ in 0..k {
+            let n = [0, 0, 1, 1, 2][rng.range(0, 4) as usize];
+            if rng.range(0, 2) == 0 {
+                let m = [2, 3, 4, 6, 8, 12][rng.range(0, 5) as usize];
+                let r = rng.range(0, m - 1);
+                facts.push(format!("{} % {m} == {r}", NAMES[n]));
+                ftoks.push_str(&format!(" R {n} {m} {r}"));
+            } else {
+                let (t, tok) = linear_fact(&mut rng, n);
+                facts.push(t);
+                ftoks.push_str(&format!(" {tok}"));
+            }
+        }
+        if rng.range(0, 9) == 0 {
+            // A nested constant quotient that flattens only in quotient variables:
+            // `(X/a + Y)/c - Y/c` under `Y % c == 0` and `X <= B` is `(x0 + m*X')/(a*c)`.
+            let (x, y) = (rng.range(0, 1) as usize, 2);
+            let (a, c, b) = (
+                rng.range(2, 4),
+                [2, 4][rng.range(0, 1) as usize],
+                rng.range(8, 60),
+            );
+            facts.push(format!("{} % {c} == 0", NAMES[y]));
+            facts.push(format!("{} <= {b}", NAMES[x]));
+            let ftoks = format!("{ftoks} R {y} {c} 0 L {x} 1 {} 1", -b);
+            let (xp, yp) = (Poly::name(NAMES[x]), Poly::name(NAMES[y]));
+            let cp = Poly::constant(c);
+            let q = xp
+                .floor_div(&Poly::constant(a))
+                .and_then(|v| v.add(&yp))
+                .and_then(|v| v.floor_div(&cp))
+                .and_then(|v| v.sub(&yp.floor_div(&cp)?))
+                .expect("small");
+            let kc = Poly::constant(rng.range(0, b / 2));
+            let (rel, l, r) = match rng.range(0, 2) {
+                0 => (0, kc, q),
+                1 => (0, q, kc),
+                _ => (1, q, kc),
+            };
+            let Ok(f) = Facts::parse(&facts) else {
+                continue;
+            };
+            requests.push(format!(
+                "QA {}{ftoks} {rel} {} {}",
+                k + 2,
+                qpoly_tokens(&l),
+                qpoly_tokens(&r)
+            ));
+            let pred = if rel == 0 {
+                Pred::ge(l, r)
+            } else {
+                Pred::eq(l, r)
+            };
+            rust.push(match f.decide_quick(&pred) {
+                Ok(Some(b)) => {
+                    nested += 1;
+                    if b {
+                        proved += 1;
+                        "T".to_string()
+                    } else {
+                        refuted += 1;
+                        "F".to_string()
+                    }
+                }
+                Ok(None) => {
+                    unknown += 1;
+                    "?".to_string()
+                }
+                Err(e) => format!("error {e}"),
+            });
+            continue;
+        }
+        let Ok(f) = Facts::parse(&facts) else {
+            continue;
+        };
+        let rel = rng.range(0, 4);
+        let l = if rel >= 3 {
+            match rng.range(0, 2) {
+                0 => random_qdivisor(&mut rng),
+                _ => random_qpoly(&mut rng, 1, 1),
+            }
+        } else {
+            random_qpoly(&mut rng, 2, 2)
+        };
+        // Often a constant on the right: `M/4 >= 3`, `M % 8 == 2` (decidable more often).
+        let r = match rng.range(0, 2) {
+            0 => Poly::constant(rng.range(-2, 12)),
+            _ => random_qpoly(&mut rng, 2, 2),
+        };
+        if !l.has_quotient() && !r.has_quotient() {
+            continue;
+        }
+        requests.push(format!(
+            "QA {k}{ftoks} {rel} {} {}",
+            qpoly_tokens(&l),
+            qpoly_tokens(&r)
+        ));
+        let pred = match rel {
+            0 => Pred::ge(l, r),
+            1 => Pred::eq(l, r),
+            2 => Pred::ne(l, r),
+            3 => Pred::divides(l, r),
+            _ => Pred::divides(l, r).negate().expect("negate"),
+        };
+        rust.push(match f.decide_quick(&pred) {
+            Ok(Some(true)) => {
+                proved += 1;
+                "T".to_string()
+            }
+            Ok(Some(false)) => {
+                refuted += 1;
+                "F".to_string()
+            }
+            Ok(None) => {
+                unknown += 1;
+                "?".to_string()
+            }
+            Err(SymError::DivisionByZero(_)) => {
+                errors += 1;
+                "E".to_string()
+            }
+            Err(e) => format!("error {e}"),
+        });
+    }
+    eprintln!(
+        "quotient decisions: {proved} proved, {refuted} refuted, {unknown} unknown, \
+         {errors} division by a divisor the facts make 0; {nested} nested constant quotients decided"
+    );
+    compare("quotient decisions", &requests, &rust);
+}
+
+/// Rust's `Facts::tidy` (quotients the facts make exact: `ceil_div(x, y)` to `x / y` and
+/// `x % y` to 0 when `y | x` is proved, every atom rebuilt by `floor_div`/`ceil_div`/`rem`) =
+/// the extracted `qtidy` (`proofs/SymbolicQuot.v`: `qtidy_sound`), compared as canonical
+/// polynomials, term for term, on random polynomials with quotient atoms under random facts.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn tidy_agrees_with_the_extracted_proof() {
+    let mut rng = Rng(0x71D7_A6E0_5EED_0002);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut changed, mut same, mut errors) = (0, 0, 0);
+    while requests.len() < CASES {
+        let k = rng.range(0, 3) as usize;
+        let mut facts = Vec::with_capacity(k);
+        let mut ftoks = String::new();
+        for _ in 0..k {
+            let n = [0, 0, 1, 1, 2][rng.range(0, 4) as usize];
+            if rng.range(0, 3) > 0 {
+                // Residues often 0, so that quotients become exact.
+                let m = [2, 3, 4, 6, 8, 12, 16][rng.range(0, 6) as usize];
+                let r = if rng.range(0, 1) == 0 {
+                    0
+                } else {
+                    rng.range(0, m - 1)
+                };
+                facts.push(format!("{} % {m} == {r}", NAMES[n]));
+                ftoks.push_str(&format!(" R {n} {m} {r}"));
+            } else {
+                let (t, tok) = linear_fact(&mut rng, n);
+                facts.push(t);
+                ftoks.push_str(&format!(" {tok}"));
+            }
+        }
+        let Ok(f) = Facts::parse(&facts) else {
+            continue;
+        };
+        let p = random_qpoly(&mut rng, 2, 3);
+        if !p.has_quotient() {
+            continue;
+        }
+        requests.push(format!("TI {k}{ftoks} {}", qpoly_tokens(&p)));
+        rust.push(match f.tidy(&p) {
+            Ok(t) => {
+                if t == p {
+                    same += 1;
+                } else {
+                    changed += 1;
+                }
+                qpoly_tokens(&t)
+            }
+            Err(SymError::DivisionByZero(_)) => {
+                errors += 1;
+                "E".to_string()
+            }
+            Err(e) => format!("error {e}"),
+        });
+    }
+    eprintln!(
+        "tidy: {changed} polynomials rewritten, {same} unchanged, {errors} division by a divisor \
+         the facts make 0"
+    );
+    compare("tidy", &requests, &rust);
+}

@@ -200,21 +200,34 @@ fn layout(rng: &mut Rng, max: i64) -> SymLayout {
 }
 
 fn facts(rng: &mut Rng) -> Facts {
-    const POOL: [&str; 10] = [
-        "M % 4 == 0",
-        "M >= 8",
-        "N % 16 == 0",
-        "K >= 2",
-        "K % 2 == 0",
-        "N >= 32",
-        "M % 128 == 0",
-        "K == 4",
-        "N <= 64",
-        "M % 3 == 1",
+    facts_with_tokens(rng).0
+}
+
+/// [`facts`] with the request tokens of the facts in use (`k FACT1 .. FACTk`, as for the "P"
+/// request; none when the list does not parse, as `unwrap_or_default` then gives none).
+fn facts_with_tokens(rng: &mut Rng) -> (Facts, String) {
+    const POOL: [(&str, &str); 10] = [
+        ("M % 4 == 0", "R 1 4 0"),
+        ("M >= 8", "L 1 1 -8 0"),
+        ("N % 16 == 0", "R 2 16 0"),
+        ("K >= 2", "L 0 1 -2 0"),
+        ("K % 2 == 0", "R 0 2 0"),
+        ("N >= 32", "L 2 1 -32 0"),
+        ("M % 128 == 0", "R 1 128 0"),
+        ("K == 4", "L 0 1 -4 4"),
+        ("N <= 64", "L 2 1 -64 1"),
+        ("M % 3 == 1", "R 1 3 1"),
     ];
     let k = rng.range(0, 3);
-    let fs: Vec<&str> = (0..k).map(|_| POOL[rng.range(0, 9) as usize]).collect();
-    Facts::parse(&fs).unwrap_or_default()
+    let picked: Vec<(&str, &str)> = (0..k).map(|_| POOL[rng.range(0, 9) as usize]).collect();
+    let fs: Vec<&str> = picked.iter().map(|f| f.0).collect();
+    match Facts::parse(&fs) {
+        Ok(f) => {
+            let toks: String = picked.iter().map(|f| format!(" {}", f.1)).collect();
+            (f, format!("{}{toks}", picked.len()))
+        }
+        Err(_) => (Facts::default(), "0".to_string()),
+    }
 }
 
 /// Rust's symbolic `composition`, `complement` (with a cotarget) and `logical_divide` (by a
@@ -306,5 +319,81 @@ fn symbolic_ops_agree_with_the_extracted_proof() {
         assert!(
             refuted >= OPS_CASES / 50 && guards >= OPS_CASES / 2 && quotients >= OPS_CASES / 50
         );
+    }
+}
+
+/// Rust's `Ctx::decide_fast` (`decide_quick` on canonical polynomials with quotient atoms, the
+/// guards so far, the facts strengthened by guards of the shape of a fact) = the extracted
+/// `rust_sdec_s` (`proofs/SymbolicOpsRust.v`: `rust_sdec_s_sound`, sound where the predicate
+/// is defined), decision for decision, in runs of `composition`, `complement` and
+/// `logical_divide` as above: the extracted run takes its oracle's answers (the hooks still
+/// replayed) and must give Rust's result and guards.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn rust_oracle_agrees_with_the_extracted_proof() {
+    const CASES: usize = 10_000;
+    let mut rng = Rng(0x0B5_C0DE_5EED_0029);
+    for op in ["composition", "complement", "logical_divide"] {
+        let mut requests = Vec::with_capacity(CASES);
+        let mut rust = Vec::with_capacity(CASES);
+        let (mut decided, mut steps) = (0, 0);
+        while requests.len() < CASES {
+            let (f, ftoks) = facts_with_tokens(&mut rng);
+            let mut ctx = Ctx::new(f);
+            ctx.trace = Some(Vec::new());
+            let a = layout(&mut rng, 3);
+            let (res, code, arg) = match op {
+                "composition" => {
+                    let b = layout(&mut rng, 2);
+                    (
+                        ops::composition(&mut ctx, &a, &b),
+                        "c",
+                        tree_tokens(&b.root),
+                    )
+                }
+                "complement" => {
+                    let m = extent(&mut rng);
+                    (
+                        ops::complement(&mut ctx, &a, Some(&m)),
+                        "m",
+                        expr_tokens(&m),
+                    )
+                }
+                _ => {
+                    let b = layout(&mut rng, 2);
+                    let r = ops::logical_divide(&mut ctx, &a, &Tiler::Layout(b.clone()));
+                    (r, "d", tree_tokens(&b.root))
+                }
+            };
+            let answer = match res {
+                Ok(l) => rust_answer(&l, &ctx),
+                Err(SymError::Refuted { .. }) => "E".to_string(),
+                Err(_) => continue,
+            };
+            let t = ctx.trace.as_ref().map_or(&[][..], Vec::as_slice);
+            steps += t.iter().filter(|(k, _)| *k == b'd').count();
+            decided += t.iter().filter(|(k, v)| *k == b'd' && v.is_some()).count();
+            requests.push(format!(
+                "OR {ftoks} {code} {} {arg} {}",
+                tree_tokens(&a.root),
+                trace_tokens(&ctx)
+            ));
+            rust.push(answer);
+        }
+        let coq: Vec<String> = extracted(&requests).iter().map(|a| canonical(a)).collect();
+        let mut bad = 0;
+        for ((req, r), c) in requests.iter().zip(&rust).zip(&coq) {
+            if r != c {
+                if bad < 10 {
+                    eprintln!("{op}: `{req}`: Rust gives `{r}`, the extracted Coq gives `{c}`");
+                }
+                bad += 1;
+            }
+        }
+        eprintln!(
+            "rust oracle, {op}: {} runs, {steps} decisions by the oracle ({decided} decided)",
+            requests.len()
+        );
+        assert_eq!(bad, 0, "{op}: {bad} of {} cases differ", requests.len());
     }
 }
