@@ -10,7 +10,7 @@ use super::symbolic_instantiation::{facts, shape_leaf, Rng, NAMES};
 use tessera::symbolic::expr::Item;
 use tessera::symbolic::layout::Node;
 use tessera::symbolic::ops::{self, parse_tiler, Tiler};
-use tessera::symbolic::{parse_expr, Ctx, Facts, Pred, SymLayout};
+use tessera::symbolic::{parse_expr, Ctx, Facts, Guard, Pred, SymError, SymLayout};
 
 const BIG: &str = "9223372036854775807";
 
@@ -124,6 +124,48 @@ fn takes_closed_form(a: &Node, t: &Tiler) -> bool {
     }
 }
 
+/// Guards already gathered before the operation, sometimes (a guard changes how conditions are
+/// decided): one on `first` (a name of the case), one with a quotient, or none.
+fn prior_guards(r: &mut Rng, first: &str) -> Vec<Pred> {
+    match r.below(4) {
+        0 => vec![Pred::ge(
+            parse_expr(first).unwrap(),
+            parse_expr(if first == "N" { "5" } else { "2" }).unwrap(),
+        )],
+        1 => vec![Pred::ge(
+            parse_expr("M*K").unwrap(),
+            parse_expr("ceil_div(M,128)").unwrap(),
+        )],
+        _ => vec![],
+    }
+}
+
+/// What one run leaves: the result, the guards, the facts after.
+type Run<T> = (Result<T, SymError>, Vec<Guard>, Facts);
+
+/// `op` run on a fresh context over `f` after `pre` is required: the closed form (`false`)
+/// and the general path (`true`), which must leave the same result, guards and facts.
+fn both_paths<T: PartialEq + std::fmt::Debug>(
+    f: &Facts,
+    pre: &[Pred],
+    what: &str,
+    op: impl Fn(&mut Ctx, bool) -> Result<T, SymError>,
+) -> Run<T> {
+    let run = |general: bool| -> Run<T> {
+        let mut ctx = Ctx::new(f.clone());
+        for p in pre {
+            let _ = ctx.require(p.clone(), "pre");
+        }
+        let out = op(&mut ctx, general);
+        (out, ctx.guards.clone(), ctx.facts.clone())
+    };
+    let (fast, general) = (run(false), run(true));
+    assert_eq!(fast.0, general.0, "{what}");
+    assert_eq!(fast.1, general.1, "guards of {what}");
+    assert!(fast.2 == general.2, "facts after {what}");
+    fast
+}
+
 const EXTRA_FACTS: [&str; 7] = [
     "M == 100",
     "K <= 64",
@@ -149,31 +191,14 @@ fn the_closed_form_divide_agrees_with_the_general_path() {
         let (Ok(a), Ok(t)) = (at.parse::<SymLayout>(), parse_tiler(&tt)) else {
             continue;
         };
-        // Sometimes with guards already gathered (a guard changes how conditions are decided).
-        let pre: Vec<Pred> = match r.below(4) {
-            0 => vec![Pred::ge(parse_expr("N").unwrap(), parse_expr("5").unwrap())],
-            1 => vec![Pred::ge(
-                parse_expr("M*K").unwrap(),
-                parse_expr("ceil_div(M,128)").unwrap(),
-            )],
-            _ => vec![],
-        };
-        let run = |general: bool| {
-            let mut ctx = Ctx::new(f.clone());
-            for p in &pre {
-                let _ = ctx.require(p.clone(), "pre");
-            }
-            let out = if general {
-                ops::logical_divide_general(&mut ctx, &a, &t)
+        let pre = prior_guards(&mut r, "N");
+        let fast = both_paths(&f, &pre, &format!("{at} by {tt} under {fs:?}"), |ctx, g| {
+            if g {
+                ops::logical_divide_general(ctx, &a, &t)
             } else {
-                ops::logical_divide(&mut ctx, &a, &t)
-            };
-            (out, ctx.guards.clone(), ctx.facts.clone())
-        };
-        let (fast, general) = (run(false), run(true));
-        assert_eq!(fast.0, general.0, "{at} by {tt} under {fs:?}");
-        assert_eq!(fast.1, general.1, "guards of {at} by {tt} under {fs:?}");
-        assert!(fast.2 == general.2, "facts after {at} by {tt} under {fs:?}");
+                ops::logical_divide(ctx, &a, &t)
+            }
+        });
         cases += 1;
         closed += usize::from(takes_closed_form(&a.root, &t));
         errors += usize::from(fast.0.is_err());
@@ -269,39 +294,15 @@ fn the_closed_form_local_tile_agrees_with_the_general_path() {
         let (Ok(a), Ok(t)) = (at.parse::<SymLayout>(), parse_tiler(&tt)) else {
             continue;
         };
-        let pre: Vec<Pred> = match r.below(4) {
-            0 => vec![Pred::ge(
-                parse_expr("bm").unwrap(),
-                parse_expr("2").unwrap(),
-            )],
-            1 => vec![Pred::ge(
-                parse_expr("M*K").unwrap(),
-                parse_expr("ceil_div(M,128)").unwrap(),
-            )],
-            _ => vec![],
-        };
-        let run = |general: bool| {
-            let mut ctx = Ctx::new(f.clone());
-            for p in &pre {
-                let _ = ctx.require(p.clone(), "pre");
-            }
-            let out = if general {
-                ops::local_tile_general(&mut ctx, &a, &t, &c)
+        let pre = prior_guards(&mut r, "bm");
+        let what = format!("{at} by {tt} at {ct} under {fs:?}");
+        let fast = both_paths(&f, &pre, &what, |ctx, g| {
+            if g {
+                ops::local_tile_general(ctx, &a, &t, &c)
             } else {
-                ops::local_tile(&mut ctx, &a, &t, &c)
-            };
-            (out, ctx.guards.clone(), ctx.facts.clone())
-        };
-        let (fast, general) = (run(false), run(true));
-        assert_eq!(fast.0, general.0, "{at} by {tt} at {ct} under {fs:?}");
-        assert_eq!(
-            fast.1, general.1,
-            "guards of {at} by {tt} at {ct} under {fs:?}"
-        );
-        assert!(
-            fast.2 == general.2,
-            "facts after {at} by {tt} at {ct} under {fs:?}"
-        );
+                ops::local_tile(ctx, &a, &t, &c)
+            }
+        });
         cases += 1;
         closed += usize::from(local_tile_closed_form(&a.root, &t, &c));
         errors += usize::from(fast.0.is_err());
