@@ -110,6 +110,10 @@
                              (SymbolicOpsRust.v: Ctx::decide_fast, the facts strengthened by
                              the guards) under the facts (as for "P"), each checked against
                              Rust's replayed one ("X oracle: ..." at the first difference)
+     OT TREE_A TILER k K1 V1 .. Kk Vk
+                         ->  stile (SymbolicTiler.v: logical_divide by a tuple tiler, mode by
+                             mode) run as "O" runs sdivide; "U" where a tiler's rank exceeds
+                             its mode's (Rust's Unsupported)
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -753,7 +757,10 @@ let ctx_request tokens =
    oracle (branches and obligations), "t" [htyp], "p" [hpeek], "o" [hone], "s" [hsame]; each
    kind is a queue of its own.  Answers "E" (a refuted obligation), "X why" (a queue
    exhausted or left over), or "R;PROFILE;n;S1;D1;..;Sn;Dn;g;REL;LHS;RHS;.." with the
-   result's leaves and the guards printed infix (Rust re-parses them). *)
+   result's leaves and the guards printed infix (Rust re-parses them).
+   "OT TREE_A TILER k K1 V1 .. Kk Vk": the same for SymbolicTiler.v's [stile] ([logical_divide]
+   by a tiler, mode by mode): a tiler is "U" (_), "B TREE" (a layout) or "S n TILER1 .. TILERn"
+   (a tuple); answers as "O", or "U" where the tiler's rank exceeds its mode's (Unsupported). *)
 let sops_request ?oracle tokens =
   let names = [| "K"; "M"; "N" |] in
   let rec expr = function
@@ -794,10 +801,18 @@ let sops_request ?oracle tokens =
   match tokens with
   | op :: rest -> (
       let a, rest = tree rest in
+      let rec tiler = function
+        | "U" :: r -> (TUnder, r)
+        | "B" :: r -> let b, r = tree r in (TLayout b, r)
+        | "S" :: n :: r ->
+            let ts, r = take (int_of_string n) tiler r in
+            (TTuple (coq_of_list ts), r)
+        | _ -> failwith "O: bad tiler" in
       let arg, rest =
         match op with
         | "m" -> let m, r = expr rest in (`E m, r)
         | "c" | "d" -> let b, r = tree rest in (`T b, r)
+        | "t" -> let t, r = tiler rest in (`Ti t, r)
         | _ -> failwith "O: bad operation" in
       let queues = Hashtbl.create 5 in
       (match rest with
@@ -820,11 +835,14 @@ let sops_request ?oracle tokens =
       let bool kind = match pop kind with "1" -> True | _ -> False in
       let h = { hpeek = (fun _ -> obool "p"); htyp = (fun _ -> bool "t");
                 hone = (fun _ -> bool "o"); hsame = (fun _ _ -> bool "s") } in
+      (* [stile]'s result is an option ([None]: Rust's Unsupported for a tiler of larger rank,
+         answered "U"); the other operations' results are wrapped in [Some]. *)
       let c =
         match op, arg with
-        | "c", `T b -> scomposition h a b
-        | "d", `T b -> sdivide h a b
-        | "m", `E m -> scomplement h a m
+        | "c", `T b -> `L (scomposition h a b)
+        | "d", `T b -> `L (sdivide h a b)
+        | "m", `E m -> `L (scomplement h a m)
+        | "t", `Ti t -> `O (stile h t a)
         | _ -> failwith "O: bad argument" in
       let mismatch = ref "" in
       let dec = match oracle with
@@ -837,7 +855,12 @@ let sops_request ?oracle tokens =
               mismatch := "Rust " ^ show d ^ ", rust_sdec_s " ^ show mine ^ " on " ^ rel_code p.srel
                           ^ " " ^ show_e p.slhs ^ " " ^ show_e p.srhs;
             mine) in
-      let res = srun dec snegate Nil c in
+      let res =
+        match c with
+        | `L c -> (match srun dec snegate Nil c with
+                   | Some (Pair (t, gs)) -> Some (Pair (Some t, gs))
+                   | None -> None)
+        | `O c -> srun dec snegate Nil c in
       let left = Hashtbl.fold (fun k q acc -> if Queue.is_empty q then acc else k :: acc) queues [] in
       (* A refuted obligation ends the run; the continuation of a [GRequire] is built
          (OCaml is strict) before its obligation is decided, so its hooks may have run
@@ -847,7 +870,8 @@ let sops_request ?oracle tokens =
       | None -> "E"
       | Some _ when !exhausted <> "" -> "X exhausted " ^ !exhausted
       | Some _ when left <> [] -> "X left " ^ String.concat "," (List.sort compare left)
-      | Some (Pair (t, gs)) ->
+      | Some (Pair (None, _)) -> "U"
+      | Some (Pair (Some t, gs)) ->
             let ls = leaves t in
             let gs = list_of_coq gs in
             String.concat ";"
@@ -896,6 +920,7 @@ let answer line =
   | "TI" :: tokens -> quot_request ~tidy:true tokens
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
+  | "OT" :: tokens -> (try sops_request ("t" :: tokens) with Failure m -> "X " ^ m)
   | "OR" :: k :: tokens -> (
       let nat_of s = nat_of_int (int_of_string s) in
       let zi s = z_of_int (int_of_string s) in

@@ -29,7 +29,8 @@
 # order, the IR's resize extent, propagate's merge div/mod and resize sign), eight of the
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
 # tail, compose_node's no-carry check, coalesce_leaves_x's closing obligations,
-# complement's sort side and rest mode, logical_divide's tiler order), nine of the
+# complement's sort side and rest mode, logical_divide's tiler order), one of
+# SymbolicTiler.v (the modes beyond a tuple tiler kept), nine of the
 # decisions on quotient atoms (SymbolicQuot.v: Mod's and Floor's/Ceil's intervals,
 # the ceiling's rounding, a quotient variable's bound, nested constant quotients,
 # an exact constant ceil_div, split_multiples, the exact-division test of
@@ -266,6 +267,9 @@ mutants = [
     ("symbolic ops: logical_divide composes with (complement, B)",
      "(STuple (Cons (b, (Cons (comp, Nil)))))", "(STuple (Cons (comp, (Cons (b, Nil)))))",
      "symbolic_ops"),
+    ("symbolic tiler: the modes beyond a tuple tiler are dropped",
+     "             | Nil -> GRet (Some (Cons (m, ms')))",
+     "             | Nil -> GRet (Some Nil)", "symbolic_tiler"),
     ("quotient atoms: a remainder's interval reaches the divisor",
      "                   | True -> Some (Z.min (Z.sub yh (Zpos XH)) xh)",
      "                   | True -> Some (Z.min yh xh)", qa),

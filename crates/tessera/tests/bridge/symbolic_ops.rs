@@ -397,3 +397,113 @@ fn rust_oracle_agrees_with_the_extracted_proof() {
         assert_eq!(bad, 0, "{op}: {bad} of {} cases differ", requests.len());
     }
 }
+
+/// A random tiler for `a` and its request tokens (`SymbolicTiler.v`'s `stiler`): `_` ("U"), a
+/// layout ("B TREE") or, below `depth` 2, a tuple ("S n ..") of at most the mode's rank
+/// (sometimes one more: Rust's Unsupported), whose components tile the modes in order.
+fn tiler(rng: &mut Rng, a: &Node, depth: u32) -> (Tiler, String) {
+    let k = rng.range(0, 9);
+    if k == 0 {
+        return (Tiler::Under, "U".into());
+    }
+    if depth >= 2 || k <= 2 {
+        let b = layout(rng, 2);
+        let toks = format!("B {}", tree_tokens(&b.root));
+        return (Tiler::Layout(b), toks);
+    }
+    let modes = match a {
+        Node::Leaf(..) => std::slice::from_ref(a),
+        Node::Tuple(ms) => ms.as_slice(),
+    };
+    let n = if rng.range(0, 19) == 0 {
+        modes.len() + 1
+    } else {
+        rng.range(1, modes.len().max(1) as i64) as usize
+    };
+    let (mut ts, mut toks) = (Vec::with_capacity(n), format!("S {n}"));
+    for i in 0..n {
+        let (t, s) = match modes.get(i) {
+            Some(m) => tiler(rng, m, depth + 1),
+            None => tiler(rng, &Node::Leaf(Poly::constant(1), Poly::constant(0)), 2),
+        };
+        ts.push(t);
+        toks.push(' ');
+        toks.push_str(&s);
+    }
+    (Tiler::Tuple(ts), toks)
+}
+
+/// Rust's symbolic `logical_divide` by a tiler (mostly tuples: `by_mode`, the guards of every
+/// mode accumulating in one `Ctx`) = the extracted run of `proofs/SymbolicTiler.v`'s `stile`
+/// (`tiler_divide_guards_sufficient`: under the facts and all the guards, mode by mode the
+/// one-mode divide), given the same decisions: the same result, the same guards, the same
+/// Unsupported for a tiler of larger rank.
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn symbolic_tiler_agrees_with_the_extracted_proof() {
+    const CASES: usize = 10_000;
+    let mut rng = Rng(0x0B5_C0DE_5EED_0035);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut refuted, mut unsupported, mut guards, mut multi, mut skipped) = (0, 0, 0, 0, 0);
+    while requests.len() < CASES {
+        let mut ctx = Ctx::new(facts(&mut rng));
+        ctx.trace = Some(Vec::new());
+        let a = layout(&mut rng, 3);
+        // The top-level tiler is a tuple (the layout and `_` cases are the "O" test's).
+        let (t, toks) = loop {
+            let (t, toks) = tiler(&mut rng, &a.root, 0);
+            if matches!(t, Tiler::Tuple(_)) {
+                break (t, toks);
+            }
+        };
+        let answer = match ops::logical_divide(&mut ctx, &a, &t) {
+            Ok(l) => {
+                guards += ctx.guards.len();
+                // Two or more modes divided, in one context.
+                let divided = toks.matches('B').count();
+                if divided >= 2 {
+                    multi += 1;
+                }
+                rust_answer(&l, &ctx)
+            }
+            Err(SymError::Refuted { .. }) => {
+                refuted += 1;
+                "E".to_string()
+            }
+            Err(SymError::Unsupported { what, .. }) if what.starts_with("a tiler of rank") => {
+                unsupported += 1;
+                "U".to_string()
+            }
+            Err(_) => {
+                skipped += 1;
+                continue;
+            }
+        };
+        requests.push(format!(
+            "OT {} {toks} {}",
+            tree_tokens(&a.root),
+            trace_tokens(&ctx)
+        ));
+        rust.push(answer);
+    }
+    let coq: Vec<String> = extracted(&requests).iter().map(|a| canonical(a)).collect();
+    let mut bad = 0;
+    for ((req, r), c) in requests.iter().zip(&rust).zip(&coq) {
+        if r != c {
+            if bad < 10 {
+                eprintln!("tiler: `{req}`: Rust gives `{r}`, the extracted Coq gives `{c}`");
+            }
+            bad += 1;
+        }
+    }
+    eprintln!(
+        "symbolic logical_divide by a tuple tiler: {} cases ({refuted} refuted, {unsupported} \
+         unsupported ranks, {guards} guards, {multi} with two or more modes divided; {skipped} \
+         left out: another error)",
+        requests.len()
+    );
+    assert_eq!(bad, 0, "tiler: {bad} of {} cases differ", requests.len());
+    assert!(refuted >= CASES / 100 && unsupported >= CASES / 100 && multi >= CASES / 10);
+    assert!(guards >= CASES / 2);
+}
