@@ -847,7 +847,7 @@ fn local_tile_compact(
     if ts.len() != ms.len() || cs.len() != ms.len() {
         return None;
     }
-    let mut leaves = Vec::with_capacity(ms.len());
+    let mut leaves: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::new();
     for ((ti, mi), ci) in ts.iter().zip(ms).zip(cs) {
         match (ti, mi, ci) {
             (Tiler::Layout(b), Node::Leaf(s, d), Item::Expr(i)) => {
@@ -858,7 +858,8 @@ fn local_tile_compact(
     }
     Some((|| {
         const OP: &str = "local_tile";
-        let (mut tiles, mut rests) = (Vec::with_capacity(ms.len()), Vec::new());
+        let mut tiles = Vec::with_capacity(ms.len());
+        let mut rests: smallvec::SmallVec<[(Poly, Poly); 4]> = smallvec::SmallVec::new();
         for &(s, d, t, _) in &leaves {
             let (tile, rest) = divide_leaf_by_compact_tile(ctx, s, d, t)?;
             tiles.push(tile);
