@@ -9,7 +9,7 @@ From Coq Require Extraction.
 From Tessera Require Import Swizzle Bridge Composition BridgeComplement ComplementShape ZTree ZCoord Symbolic
   SwizzleLayout Closure EnumPass NormalizeBackward CompositionBuild Inverse NormalizeNF LeftInverse Check
   SmemSum TmaBox SymbolicFacts BackwardRust SymbolicOps CheckCover Banks BanksLinear SymbolicQuot
-  SymbolicOpsRust SymbolicTiler.
+  SymbolicOpsRust SymbolicTiler SymbolicCosize.
 
 Extraction Language OCaml.
 Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_composition
@@ -22,7 +22,7 @@ Extraction "bridge/extracted.ml" rust_coalesceZ complement1Z certified_compositi
   pitch_bits
   facts_parse decide_static witness ctx_run qdecide qtidy parse_all rebuild rust_sdec_s
   plan rterms rext rpropagate
-  srun snegate scomposition scomplement sdivide stile
+  srun snegate scomposition scomplement sdivide stile scomplement_nc
   box_decision k_decision
   phase_cost phase_words disagreement swizzle_bytes
   linear_per_phase.

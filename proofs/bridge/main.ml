@@ -114,6 +114,9 @@
                          ->  stile (SymbolicTiler.v: logical_divide by a tuple tiler, mode by
                              mode) run as "O" runs sdivide; "U" where a tiler's rank exceeds
                              its mode's (Rust's Unsupported)
+     ON TREE_A k K1 V1 .. Kk Vk
+                         ->  scomplement_nc (SymbolicCosize.v: complement without a cotarget,
+                             which is cosize(A)) run as "O" runs scomplement
      G k FACT1 .. FACTk s STEP1 .. STEPs
                          ->  ctx_run [FACT1; ..] [STEP1; ..]: "C", "U", "E" (an obligation
                              refuted) or "BITS | G1 ; G2 ; .. | INFO", the branches' answers,
@@ -760,7 +763,9 @@ let ctx_request tokens =
    result's leaves and the guards printed infix (Rust re-parses them).
    "OT TREE_A TILER k K1 V1 .. Kk Vk": the same for SymbolicTiler.v's [stile] ([logical_divide]
    by a tiler, mode by mode): a tiler is "U" (_), "B TREE" (a layout) or "S n TILER1 .. TILERn"
-   (a tuple); answers as "O", or "U" where the tiler's rank exceeds its mode's (Unsupported). *)
+   (a tuple); answers as "O", or "U" where the tiler's rank exceeds its mode's (Unsupported).
+   "ON TREE_A k K1 V1 .. Kk Vk": the same for SymbolicCosize.v's [scomplement_nc] (complement
+   without a cotarget: cosize's branches, then complement with that cotarget). *)
 let sops_request ?oracle tokens =
   let names = [| "K"; "M"; "N" |] in
   let rec expr = function
@@ -813,6 +818,7 @@ let sops_request ?oracle tokens =
         | "m" -> let m, r = expr rest in (`E m, r)
         | "c" | "d" -> let b, r = tree rest in (`T b, r)
         | "t" -> let t, r = tiler rest in (`Ti t, r)
+        | "n" -> (`N, rest)
         | _ -> failwith "O: bad operation" in
       let queues = Hashtbl.create 5 in
       (match rest with
@@ -843,6 +849,7 @@ let sops_request ?oracle tokens =
         | "d", `T b -> `L (sdivide h a b)
         | "m", `E m -> `L (scomplement h a m)
         | "t", `Ti t -> `O (stile h t a)
+        | "n", `N -> `L (scomplement_nc h a)
         | _ -> failwith "O: bad argument" in
       let mismatch = ref "" in
       let dec = match oracle with
@@ -921,6 +928,7 @@ let answer line =
   | "G" :: tokens -> ctx_request tokens
   | "O" :: tokens -> (try sops_request tokens with Failure m -> "X " ^ m)
   | "OT" :: tokens -> (try sops_request ("t" :: tokens) with Failure m -> "X " ^ m)
+  | "ON" :: tokens -> (try sops_request ("n" :: tokens) with Failure m -> "X " ^ m)
   | "OR" :: k :: tokens -> (
       let nat_of s = nat_of_int (int_of_string s) in
       let zi s = z_of_int (int_of_string s) in

@@ -30,7 +30,8 @@
 # symbolic operations (SymbolicOps.v: compose_leaf's rest extent, a piece's stride, the
 # tail, compose_node's no-carry check, coalesce_leaves_x's closing obligations,
 # complement's sort side and rest mode, logical_divide's tiler order), one of
-# SymbolicTiler.v (the modes beyond a tuple tiler kept), nine of the
+# SymbolicTiler.v (the modes beyond a tuple tiler kept), one of SymbolicCosize.v
+# (cosize's (s-1)*|d|), nine of the
 # decisions on quotient atoms (SymbolicQuot.v: Mod's and Floor's/Ceil's intervals,
 # the ceiling's rounding, a quotient variable's bound, nested constant quotients,
 # an exact constant ceil_div, split_multiples, the exact-division test of
@@ -270,6 +271,9 @@ mutants = [
     ("symbolic tiler: the modes beyond a tuple tiler are dropped",
      "             | Nil -> GRet (Some (Cons (m, ms')))",
      "             | Nil -> GRet (Some Nil)", "symbolic_tiler"),
+    ("symbolic cosize: a leaf adds s*|d| instead of (s-1)*|d|",
+     "    scosize_go r (SAdd (acc1, (SMul ((SSub (s, (SC (Zpos XH)))), ad))))))",
+     "    scosize_go r (SAdd (acc1, (SMul (s, ad))))))", "complement_without_cotarget"),
     ("quotient atoms: a remainder's interval reaches the divisor",
      "                   | True -> Some (Z.min (Z.sub yh (Zpos XH)) xh)",
      "                   | True -> Some (Z.min yh xh)", qa),

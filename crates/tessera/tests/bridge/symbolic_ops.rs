@@ -507,3 +507,74 @@ fn symbolic_tiler_agrees_with_the_extracted_proof() {
     assert!(refuted >= CASES / 100 && unsupported >= CASES / 100 && multi >= CASES / 10);
     assert!(guards >= CASES / 2);
 }
+
+/// Rust's symbolic `complement(A, None)` (the cotarget `cosize(A)`: a `d >= 0` branch per leaf,
+/// then `complement` with it) = the extracted run of `proofs/SymbolicCosize.v`'s
+/// `scomplement_nc` (`complement_nc_guards_sufficient`), given the same decisions: the same
+/// result and guards (the cosize's and the complement's), or the same refutation. One leaf in
+/// four has its stride negated (the cosize's other side, then a refuted `d >= 1`).
+#[test]
+#[ignore = "needs the extracted executable: bash proofs/bridge/run.sh"]
+fn complement_without_cotarget_agrees_with_the_extracted_proof() {
+    const CASES: usize = 10_000;
+    let mut rng = Rng(0x0B5_C0DE_5EED_0036);
+    let mut requests = Vec::with_capacity(CASES);
+    let mut rust = Vec::with_capacity(CASES);
+    let (mut refuted, mut guards, mut negated, mut skipped) = (0, 0, 0, 0);
+    while requests.len() < CASES {
+        let mut ctx = Ctx::new(facts(&mut rng));
+        ctx.trace = Some(Vec::new());
+        let mut leaves = layout(&mut rng, 3).root.leaves();
+        for (_, d) in leaves.iter_mut() {
+            if rng.range(0, 3) == 0 && d.as_const() != Some(0) {
+                *d = d.scale(-1).expect("small");
+                negated += 1;
+            }
+        }
+        let root = match leaves.len() {
+            1 => {
+                let (s, d) = leaves.pop().expect("one");
+                Node::Leaf(s, d)
+            }
+            _ => Node::Tuple(leaves.into_iter().map(|(s, d)| Node::Leaf(s, d)).collect()),
+        };
+        let a = SymLayout::new(root);
+        let answer = match ops::complement(&mut ctx, &a, None) {
+            Ok(l) => {
+                guards += ctx.guards.len();
+                rust_answer(&l, &ctx)
+            }
+            Err(SymError::Refuted { .. }) => {
+                refuted += 1;
+                "E".to_string()
+            }
+            Err(_) => {
+                skipped += 1;
+                continue;
+            }
+        };
+        requests.push(format!(
+            "ON {} {}",
+            tree_tokens(&a.root),
+            trace_tokens(&ctx)
+        ));
+        rust.push(answer);
+    }
+    let coq: Vec<String> = extracted(&requests).iter().map(|a| canonical(a)).collect();
+    let mut bad = 0;
+    for ((req, r), c) in requests.iter().zip(&rust).zip(&coq) {
+        if r != c {
+            if bad < 10 {
+                eprintln!("cosize: `{req}`: Rust gives `{r}`, the extracted Coq gives `{c}`");
+            }
+            bad += 1;
+        }
+    }
+    eprintln!(
+        "symbolic complement without a cotarget: {} cases ({refuted} refuted, {guards} guards, \
+         {negated} strides negated; {skipped} left out: another error)",
+        requests.len()
+    );
+    assert_eq!(bad, 0, "cosize: {bad} of {} cases differ", requests.len());
+    assert!(refuted >= CASES / 20 && guards >= CASES / 2);
+}
