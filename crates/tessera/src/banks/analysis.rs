@@ -898,10 +898,13 @@ fn analyze_linear_traced(
     // The worst phase (all are equal): the first one, enumerated to name its threads.
     let mut first = enumerate_one(smem, acc.instr, g, w)?;
     first.wavefronts = per_phase;
+    let (mut value_bytes, mut thread_bytes) = (value_byte, thread_byte);
+    value_bytes.truncate(nb);
+    thread_bytes.truncate(pt.trailing_zeros() as usize);
     let trace = LinearTrace {
         elem_bits: eb,
-        value_bytes: value_byte[..nb].to_vec(),
-        thread_bytes: thread_byte[..pt.trailing_zeros() as usize].to_vec(),
+        value_bytes,
+        thread_bytes,
         vector_bytes: w,
         per_phase,
         phase_bytes: Vec::new(),

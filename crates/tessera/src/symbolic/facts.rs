@@ -671,23 +671,28 @@ impl Base {
     }
 
     fn info_or_default(&self, n: &str) -> NameInfo {
-        self.free.get(n).cloned().unwrap_or_else(|| NameInfo {
-            m: 1,
-            x0: i64::from(!self.nonneg.iter().any(|x| x == n)),
-            ymax: None,
-        })
+        self.free
+            .get(n)
+            .cloned()
+            .unwrap_or_else(|| unconstrained(self.nonneg.iter().any(|x| x == n)))
     }
 
     /// [`Base::info_or_default`] of a [`Name`].
     fn info_of_name(&self, n: &Name) -> NameInfo {
         match self.free_names.iter().find(|(k, _)| k == n) {
             Some((_, i)) => i.clone(),
-            None => NameInfo {
-                m: 1,
-                x0: i64::from(!self.nonneg.iter().any(|x| n == x)),
-                ymax: None,
-            },
+            None => unconstrained(self.nonneg.iter().any(|x| n == x)),
         }
+    }
+}
+
+/// A name no fact constrains: any value from 1 (an extent), or from 0 when `nonneg` (a
+/// coordinate or an index).
+fn unconstrained(nonneg: bool) -> NameInfo {
+    NameInfo {
+        m: 1,
+        x0: i64::from(!nonneg),
+        ymax: None,
     }
 }
 

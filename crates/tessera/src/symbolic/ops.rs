@@ -119,8 +119,7 @@ fn crd2idx_walk(mut ctx: Option<&mut Ctx>, coord: &Item, n: &Node) -> Result<Pol
             match ctx {
                 Some(ctx) => {
                     let sz = size_node(n)?;
-                    ctx.require_on(Rel::Ge, i, &ZERO, "crd2idx")?;
-                    ctx.require_on(Rel::Ge, &sz.sub(&ONE)?, i, "crd2idx")?;
+                    require_in_bounds(ctx, i, || sz.sub(&ONE), "crd2idx")?;
                     index_expr(i, n)
                 }
                 // In the domain: a leaf's index is `i*d` (no quotient to form).
@@ -868,8 +867,7 @@ fn local_tile_compact(
         // Each rest mode is a leaf `r:d'`: `in_domain` requires `0 <= c <= r - 1` (`r` is its
         // size), and the offset of `c` in it is `c*d'`.
         for (&(.., i), (r, _)) in leaves.iter().zip(&rests) {
-            ctx.require_on(Rel::Ge, i, &ZERO, OP)?;
-            ctx.require_on(Rel::Ge, &r.sub(&ONE)?, i, OP)?;
+            require_in_bounds(ctx, i, || r.sub(&ONE), OP)?;
         }
         let mut off: Option<Poly> = None;
         for (&(.., i), (_, d)) in leaves.iter().zip(&rests) {
@@ -932,15 +930,24 @@ pub(crate) fn in_domain(
             }
             Ok(())
         }
-        (Item::Expr(i), _) => {
-            ctx.require_on(Rel::Ge, i, &ZERO, op)?;
-            ctx.require_on(Rel::Ge, &size_node(n)?.sub(&ONE)?, i, op)
-        }
+        (Item::Expr(i), _) => require_in_bounds(ctx, i, || size_node(n)?.sub(&ONE), op),
         _ => Err(SymError::Unsupported {
             op,
             what: "a coordinate not congruent to the rest mode".into(),
         }),
     }
+}
+
+/// Requires `i >= 0`, then `last >= i` with `last` (the mode's size minus 1) computed between
+/// the two: the in-bounds conditions of a coordinate, in the order every caller decides them.
+fn require_in_bounds(
+    ctx: &mut Ctx,
+    i: &Poly,
+    last: impl FnOnce() -> Result<Poly, SymError>,
+    op: &'static str,
+) -> Result<(), SymError> {
+    ctx.require_on(Rel::Ge, i, &ZERO, op)?;
+    ctx.require_on(Rel::Ge, &last()?, i, op)
 }
 
 /// `local_partition(A, thr, idx)`: thread `idx`'s part of `zipped_divide(A, shape(thr))`: the
